@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "category.h"
+#include "trace/run_data.h"
+
+namespace tokenscope::analysis {
+
+// Kernels of imported traces have no FLOPs/bytes: a name containing `pattern`
+// (case-insensitive) is classified as `category` (GpuCompute or GpuMemory).
+struct NameRule {
+    std::string pattern;
+    Category category = Category::GpuMemory;
+};
+
+struct AttributionOptions {
+    std::vector<NameRule> name_rules;  // defaults: default_name_rules()
+    // The host thread whose API calls and ranges count as `cpu`; -1 = the CPU
+    // thread lane with the most API calls.
+    int driving_lane = -1;
+};
+
+std::vector<NameRule> default_name_rules();
+
+struct StepAttribution {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+    CategoryNs assigned{};  // sums exactly to end_ns - start_ns
+    CategoryNs hidden{};    // time a category was active but a higher priority won
+};
+
+// Category of one GPU activity (kernel, memcpy, memset); nullopt for host activities.
+// Kernels: FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
+// else GpuCompute (unclassified counts as compute, DESIGN.md section 5).
+std::optional<Category> classify(const trace::Activity& a, const trace::RunData& run,
+                                 const AttributionOptions& options);
+
+// One entry per run.steps[i], same order. Also usable for any [t0, t1) via attribute_range.
+std::vector<StepAttribution> attribute_steps(const trace::RunData& run,
+                                             const AttributionOptions& options = {});
+StepAttribution attribute_range(const trace::RunData& run, std::int64_t t0, std::int64_t t1,
+                                const AttributionOptions& options = {});
+
+}  // namespace tokenscope::analysis

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tokenscope::analysis {
+
+// DESIGN.md section 5, in priority order: when several are active at one instant
+// the lowest value wins that nanosecond.
+enum class Category : std::uint8_t { GpuCompute, GpuMemory, Nvlink, Pcie, Cpu, Scheduling };
+inline constexpr std::size_t kCategoryCount = 6;
+inline constexpr std::array<Category, kCategoryCount> kCategories = {
+    Category::GpuCompute, Category::GpuMemory, Category::Nvlink,
+    Category::Pcie,       Category::Cpu,       Category::Scheduling};
+
+std::string_view to_string(Category c);  // "gpu_compute", "gpu_memory", "nvlink", "pcie", "cpu", "scheduling"
+std::optional<Category> category_from_string(std::string_view text);
+
+using CategoryNs = std::array<std::int64_t, kCategoryCount>;
+
+}  // namespace tokenscope::analysis

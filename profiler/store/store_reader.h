@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace/progress.h"
+#include "trace/run_data.h"
+
+struct sqlite3;
+
+namespace tokenscope::store {
+
+struct RunSummary {
+    trace::RunInfo info;
+    std::int64_t activity_count = 0;
+    std::int64_t step_count = 0;
+    std::int64_t request_count = 0;
+    std::int64_t lane_count = 0;
+};
+
+// Opens a .tokenscope file read-only (migrating an older schema first, in place,
+// inside one transaction). Throws StoreError naming the file and the problem for
+// a missing, truncated, corrupt or foreign file.
+class StoreReader {
+public:
+    explicit StoreReader(const std::string& path);
+    ~StoreReader();
+    StoreReader(const StoreReader&) = delete;
+    StoreReader& operator=(const StoreReader&) = delete;
+
+    std::vector<RunSummary> runs() const;
+    // The whole run in memory; activities come back sorted by (lane, start).
+    trace::RunData load_run(std::int64_t run_id, const trace::ProgressFn& progress = {}) const;
+
+    // Streams a lane's activities that overlap [t0, t1), in start order.
+    void for_each_activity(std::int64_t run_id, std::uint16_t lane, std::int64_t t0,
+                           std::int64_t t1,
+                           const std::function<void(const trace::Activity&)>& fn) const;
+    // Streams steps in (request, index) order; all requests when request is nullopt.
+    void for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,
+                       const std::function<void(const trace::Step&)>& fn) const;
+
+    int schema_version() const { return schema_version_; }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
+    int schema_version_ = 0;
+};
+
+}  // namespace tokenscope::store

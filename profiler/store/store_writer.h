@@ -1,0 +1,36 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "run_writer.h"
+#include "trace/progress.h"
+#include "trace/run_data.h"
+
+struct sqlite3;
+
+namespace tokenscope::store {
+
+// Opens (or creates) a .tokenscope file for writing new runs. Existing runs are
+// never touched. WAL mode, so readers can open the file during a capture.
+class StoreWriter {
+public:
+    explicit StoreWriter(const std::string& path, WriterOptions options = {});
+    ~StoreWriter();
+    StoreWriter(const StoreWriter&) = delete;
+    StoreWriter& operator=(const StoreWriter&) = delete;
+
+    // Starts a run; only one run may be open at a time per StoreWriter.
+    std::unique_ptr<RunWriter> begin_run(const trace::RunInfo& info);
+    // Writes a whole in-memory run and returns its id. On error nothing of it remains.
+    std::int64_t write_run(const trace::RunData& run, const trace::ProgressFn& progress = {});
+
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    WriterOptions options_;
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace tokenscope::store

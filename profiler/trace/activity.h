@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tokenscope::trace {
+
+enum class ActivityKind : std::uint8_t { Kernel, Memcpy, Memset, Api, Sync, Range, Marker };
+
+// Copies carry a sub-kind; everything else uses None.
+enum class CopyKind : std::uint8_t { None, H2D, D2H, D2D, P2P, H2H };
+
+// Compact on purpose (48 bytes): a 10M-activity run must stay in memory.
+// Per-kernel extras (grid, block) that only the GUI hover needs live elsewhere.
+struct Activity {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+    std::uint64_t bytes = 0;  // bytes moved (copies, memsets) or read+written (kernels)
+    std::uint64_t flops = 0;  // 0 when unknown
+    std::uint32_t name = 0;   // id in the run's StringTable
+    std::uint32_t correlation = 0;  // links an API call to the work it launched; 0 = none
+    std::uint16_t lane = 0;         // index into RunData::lanes
+    ActivityKind kind = ActivityKind::Kernel;
+    CopyKind copy = CopyKind::None;
+    std::int8_t device = -1;  // -1 = host / unknown
+
+    std::int64_t duration_ns() const { return end_ns - start_ns; }
+    bool operator==(const Activity&) const = default;
+};
+
+std::string_view to_string(ActivityKind kind);
+std::string_view to_string(CopyKind kind);
+std::optional<ActivityKind> activity_kind_from_string(std::string_view text);
+std::optional<CopyKind> copy_kind_from_string(std::string_view text);
+
+}  // namespace tokenscope::trace

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "activity.h"
+#include "counter_sample.h"
+#include "diagnostic.h"
+#include "lane.h"
+#include "request.h"
+#include "run_info.h"
+#include "step.h"
+#include "string_table.h"
+
+namespace tokenscope::trace {
+
+// One run fully in memory: what analysis works on.
+struct RunData {
+    RunInfo info;
+    StringTable strings;
+    std::vector<Lane> lanes;
+    std::vector<Activity> activities;
+    std::vector<Step> steps;
+    std::vector<Request> requests;
+    std::vector<CounterSample> counters;
+    std::vector<Diagnostic> diagnostics;
+
+    std::string_view name_of(const Activity& a) const { return strings.str(a.name); }
+    // Adds value to the diagnostic of that name, creating it if needed.
+    void count_diagnostic(std::string_view name, Severity severity, double value,
+                          std::string_view text);
+};
+
+}  // namespace tokenscope::trace
