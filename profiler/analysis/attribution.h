@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,18 @@ struct NameRule {
     Category category = Category::GpuMemory;
 };
 
+// Compute patterns first (first match wins), so "gemm_reduce" stays compute:
+// gemm, gemv, matmul, conv, attention, flash -> GpuCompute; memcpy, memset, copy,
+// elementwise, reduce, norm, softmax, cat, fill, gather, embedding -> GpuMemory.
+std::vector<NameRule> default_name_rules();
+
 struct AttributionOptions {
-    std::vector<NameRule> name_rules;  // defaults: default_name_rules()
+    // First matching rule wins; an empty list leaves every unknown kernel unclassified.
+    std::vector<NameRule> name_rules = default_name_rules();
     // The host thread whose API calls and ranges count as `cpu`; -1 = the CPU
     // thread lane with the most API calls.
     int driving_lane = -1;
 };
-
-std::vector<NameRule> default_name_rules();
 
 struct StepAttribution {
     std::int64_t start_ns = 0;
@@ -34,7 +39,12 @@ struct StepAttribution {
 
 // Category of one GPU activity (kernel, memcpy, memset); nullopt for host activities.
 // Kernels: FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
-// else GpuCompute (unclassified counts as compute, DESIGN.md section 5).
+// else GpuCompute (unclassified counts as compute, DESIGN.md section 5). An intensity
+// exactly at the ridge point is compute-bound (the roofline's two limits meet there,
+// and "memory-bound" is defined as strictly below). Copies: D2D -> GpuMemory,
+// P2P -> Nvlink, H2D/D2H and copies of unknown direction -> Pcie, H2H -> Cpu (host work
+// the driver does inside the copy call). Api/Sync/Range/Marker -> nullopt: they count as
+// Cpu only on the driving lane (see Coverage).
 std::optional<Category> classify(const trace::Activity& a, const trace::RunData& run,
                                  const AttributionOptions& options);
 

@@ -15,7 +15,8 @@ inline constexpr std::array<Category, kCategoryCount> kCategories = {
     Category::GpuCompute, Category::GpuMemory, Category::Nvlink,
     Category::Pcie,       Category::Cpu,       Category::Scheduling};
 
-std::string_view to_string(Category c);  // "gpu_compute", "gpu_memory", "nvlink", "pcie", "cpu", "scheduling"
+// "gpu_compute", "gpu_memory", "nvlink", "pcie", "cpu", "scheduling"
+std::string_view to_string(Category c);
 std::optional<Category> category_from_string(std::string_view text);
 
 using CategoryNs = std::array<std::int64_t, kCategoryCount>;

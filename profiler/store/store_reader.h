@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,10 @@
 struct sqlite3;
 
 namespace tokenscope::store {
+
+namespace detail {
+class Connection;
+}
 
 struct RunSummary {
     trace::RunInfo info;
@@ -25,7 +30,7 @@ struct RunSummary {
 // inside one transaction). Throws StoreError naming the file and the problem for
 // a missing, truncated, corrupt or foreign file.
 class StoreReader {
-public:
+  public:
     explicit StoreReader(const std::string& path);
     ~StoreReader();
     StoreReader(const StoreReader&) = delete;
@@ -46,10 +51,11 @@ public:
     int schema_version() const { return schema_version_; }
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
-    sqlite3* db_ = nullptr;
+    sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
+    std::unique_ptr<detail::Connection> conn_;
 };
 
 }  // namespace tokenscope::store

@@ -11,10 +11,14 @@ struct sqlite3;
 
 namespace tokenscope::store {
 
+namespace detail {
+class Connection;
+}
+
 // Opens (or creates) a .tokenscope file for writing new runs. Existing runs are
 // never touched. WAL mode, so readers can open the file during a capture.
 class StoreWriter {
-public:
+  public:
     explicit StoreWriter(const std::string& path, WriterOptions options = {});
     ~StoreWriter();
     StoreWriter(const StoreWriter&) = delete;
@@ -27,10 +31,13 @@ public:
 
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
     WriterOptions options_;
-    sqlite3* db_ = nullptr;
+    sqlite3* db_ = nullptr;  // conn_'s handle
+    // Shared with open RunWriters so a RunWriter outliving its StoreWriter stays valid.
+    std::shared_ptr<detail::Connection> conn_;
+    std::shared_ptr<bool> run_open_;
 };
 
 }  // namespace tokenscope::store

@@ -16,9 +16,9 @@ enum class CopyKind : std::uint8_t { None, H2D, D2H, D2D, P2P, H2H };
 struct Activity {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
-    std::uint64_t bytes = 0;  // bytes moved (copies, memsets) or read+written (kernels)
-    std::uint64_t flops = 0;  // 0 when unknown
-    std::uint32_t name = 0;   // id in the run's StringTable
+    std::uint64_t bytes = 0;        // bytes moved (copies, memsets) or read+written (kernels)
+    std::uint64_t flops = 0;        // 0 when unknown
+    std::uint32_t name = 0;         // id in the run's StringTable
     std::uint32_t correlation = 0;  // links an API call to the work it launched; 0 = none
     std::uint16_t lane = 0;         // index into RunData::lanes
     ActivityKind kind = ActivityKind::Kernel;

@@ -39,13 +39,27 @@ constexpr std::array<std::string_view, 3> kClocks = {"monotonic_raw", "cupti", "
 
 }  // namespace
 
-std::string_view to_string(ActivityKind v) { return name_of(kActivityKinds, v); }
-std::string_view to_string(CopyKind v) { return name_of(kCopyKinds, v); }
-std::string_view to_string(LaneKind v) { return name_of(kLaneKinds, v); }
-std::string_view to_string(Phase v) { return name_of(kPhases, v); }
-std::string_view to_string(Severity v) { return name_of(kSeverities, v); }
-std::string_view to_string(Source v) { return name_of(kSources, v); }
-std::string_view to_string(ClockDomain v) { return name_of(kClocks, v); }
+std::string_view to_string(ActivityKind v) {
+    return name_of(kActivityKinds, v);
+}
+std::string_view to_string(CopyKind v) {
+    return name_of(kCopyKinds, v);
+}
+std::string_view to_string(LaneKind v) {
+    return name_of(kLaneKinds, v);
+}
+std::string_view to_string(Phase v) {
+    return name_of(kPhases, v);
+}
+std::string_view to_string(Severity v) {
+    return name_of(kSeverities, v);
+}
+std::string_view to_string(Source v) {
+    return name_of(kSources, v);
+}
+std::string_view to_string(ClockDomain v) {
+    return name_of(kClocks, v);
+}
 
 std::optional<ActivityKind> activity_kind_from_string(std::string_view t) {
     return parse<ActivityKind>(kActivityKinds, t);
@@ -56,11 +70,15 @@ std::optional<CopyKind> copy_kind_from_string(std::string_view t) {
 std::optional<LaneKind> lane_kind_from_string(std::string_view t) {
     return parse<LaneKind>(kLaneKinds, t);
 }
-std::optional<Phase> phase_from_string(std::string_view t) { return parse<Phase>(kPhases, t); }
+std::optional<Phase> phase_from_string(std::string_view t) {
+    return parse<Phase>(kPhases, t);
+}
 std::optional<Severity> severity_from_string(std::string_view t) {
     return parse<Severity>(kSeverities, t);
 }
-std::optional<Source> source_from_string(std::string_view t) { return parse<Source>(kSources, t); }
+std::optional<Source> source_from_string(std::string_view t) {
+    return parse<Source>(kSources, t);
+}
 std::optional<ClockDomain> clock_domain_from_string(std::string_view t) {
     return parse<ClockDomain>(kClocks, t);
 }

@@ -12,9 +12,9 @@ enum class LaneKind : std::uint8_t { CpuThread, GpuStream, CopyEngine, Counter, 
 
 struct Lane {
     LaneKind kind = LaneKind::CpuThread;
-    std::int32_t device = -1;     // GPU ordinal; -1 for host lanes
-    std::int64_t process = 0;     // pid where known
-    std::int64_t native_id = 0;   // thread id, stream id, copy engine id or counter id
+    std::int32_t device = -1;    // GPU ordinal; -1 for host lanes
+    std::int64_t process = 0;    // pid where known
+    std::int64_t native_id = 0;  // thread id, stream id, copy engine id or counter id
     std::string name;
 
     bool operator==(const Lane&) const = default;

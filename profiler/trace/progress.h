@@ -10,7 +10,7 @@ namespace tokenscope::trace {
 using ProgressFn = std::function<bool(std::int64_t done, std::int64_t total)>;
 
 class Cancelled : public std::runtime_error {
-public:
+  public:
     Cancelled() : std::runtime_error("cancelled") {}
 };
 

@@ -7,7 +7,9 @@ StringTable::StringTable() {
     index_.emplace(std::string_view(strings_.front()), 0);
 }
 
-StringTable::StringTable(const StringTable& other) : strings_(other.strings_) { rebuild_index(); }
+StringTable::StringTable(const StringTable& other) : strings_(other.strings_) {
+    rebuild_index();
+}
 
 StringTable& StringTable::operator=(const StringTable& other) {
     if (this != &other) {

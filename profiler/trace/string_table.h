@@ -12,7 +12,7 @@ namespace tokenscope::trace {
 // Interns names so activities carry a 4-byte id. Id 0 is the empty string.
 // Ids are local to one run; comparing runs remaps them by text.
 class StringTable {
-public:
+  public:
     StringTable();
     StringTable(const StringTable& other);
     StringTable& operator=(const StringTable& other);
@@ -29,7 +29,7 @@ public:
 
     static constexpr std::uint32_t kAbsent = 0xffffffffu;
 
-private:
+  private:
     void rebuild_index();
 
     std::deque<std::string> strings_;  // deque: views into it stay valid as it grows

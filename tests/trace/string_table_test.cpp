@@ -39,15 +39,17 @@ TEST(StringTable, AssignPlacesIdsAsStored) {
 }
 
 TEST(EnumNames, RoundTrip) {
-    for (auto k : {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset,
-                   ActivityKind::Api, ActivityKind::Sync, ActivityKind::Range,
-                   ActivityKind::Marker})
+    for (auto k :
+         {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset, ActivityKind::Api,
+          ActivityKind::Sync, ActivityKind::Range, ActivityKind::Marker})
         EXPECT_EQ(activity_kind_from_string(to_string(k)), k);
     EXPECT_EQ(to_string(CopyKind::P2P), "p2p");
     EXPECT_FALSE(copy_kind_from_string("sideways").has_value());
 }
 
-TEST(Activity, StaysCompact) { EXPECT_LE(sizeof(Activity), 48u); }
+TEST(Activity, StaysCompact) {
+    EXPECT_LE(sizeof(Activity), 48u);
+}
 
 TEST(RunData, CountDiagnosticAccumulatesAndRaisesSeverity) {
     RunData r;

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+#include "analysis/attribution.h"
+#include "analysis/verdict.h"
+#include "run_loader.h"
+
+namespace tokenscope::cli {
+
+struct Breakdown {
+    std::vector<analysis::StepAttribution> steps;
+    analysis::RunAssessment assessment;
+};
+
+Breakdown compute_breakdown(const trace::RunData& run);
+
+// Categories with shares and hidden time, the verdict with its evidence, phases, floor.
+void print_breakdown(std::ostream& out, const LoadedRun& run, const Breakdown& b, bool csv);
+// One row per step: the six categories in ns, floor and distance to it.
+void print_step_rows(std::ostream& out, const LoadedRun& run, const Breakdown& b, bool csv);
+nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool with_steps);
+
+}  // namespace tokenscope::cli

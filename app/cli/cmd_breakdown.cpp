@@ -1,0 +1,45 @@
+#include <iostream>
+
+#include "arg_parser.h"
+#include "breakdown_report.h"
+#include "commands.h"
+#include "run_loader.h"
+
+namespace tokenscope::cli {
+
+int cmd_breakdown(const std::vector<std::string>& args) {
+    ArgParser p("breakdown", "FILE... [options]",
+                "Where each step's time went: gpu_compute, gpu_memory, nvlink, pcie, cpu and "
+                "scheduling (every nanosecond to the highest-priority active category), the "
+                "time each category had hidden, the verdict with the numbers behind it, a "
+                "per-phase summary and the distance to the roofline floor.");
+    p.flag("json", "print JSON (times in ns)").flag("csv", "print CSV rows");
+    p.flag("steps", "also list every step");
+    p.option("run", "N|NAME", "only this run of a multi-run file");
+    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("progress", "MODE", "auto, bar, json or none", "auto");
+    p.parse(args);
+    if (p.help_requested()) {
+        std::cout << p.help_text();
+        return kExitOk;
+    }
+    if (p.positionals().empty()) throw UsageError{"breakdown: no FILE given (see --help)"};
+    auto runs =
+        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
+                              p.get("steps-from")),
+                    p.get("run"));
+    nlohmann::json out = {{"runs", nlohmann::json::array()}};
+    for (const auto& r : runs) {
+        Breakdown b = compute_breakdown(r.data);
+        if (p.has("json")) {
+            out["runs"].push_back(breakdown_json(r, b, p.has("steps")));
+            continue;
+        }
+        print_breakdown(std::cout, r, b, p.has("csv"));
+        if (p.has("steps")) print_step_rows(std::cout, r, b, p.has("csv"));
+    }
+    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    return kExitOk;
+}
+
+}  // namespace tokenscope::cli

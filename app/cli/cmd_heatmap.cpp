@@ -1,0 +1,109 @@
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/heatmap_csv.h"
+#include "arg_parser.h"
+#include "commands.h"
+#include "format.h"
+#include "heatmap_options.h"
+#include "run_loader.h"
+#include "text_table.h"
+
+namespace tokenscope::cli {
+namespace {
+
+nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t r = 0; r < map.row_count(); ++r) {
+        nlohmann::json cells = nlohmann::json::array();
+        for (std::size_t c = 0; c < map.column_count(); ++c) {
+            const auto& cell = map.at(r, c);
+            cells.push_back({{"p95_ns", cell.p95 ? nlohmann::json(*cell.p95) : nlohmann::json()},
+                             {"count", cell.count}});
+        }
+        rows.push_back(
+            {{"label", map.row_labels[r]},
+             {"sla_ns", map.row_sla[r] ? nlohmann::json(*map.row_sla[r]) : nlohmann::json()},
+             {"recalibrate_from_window",
+              map.row_flag[r] ? nlohmann::json(*map.row_flag[r]) : nlohmann::json()},
+             {"cells", cells}});
+    }
+    nlohmann::json columns = nlohmann::json::array();
+    for (const auto& w : map.columns)
+        columns.push_back({{"start_ns", w.start_ns}, {"end_ns", w.end_ns}});
+    return {{"file", run.path},
+            {"name", run.data.info.name},
+            {"is_model", run.data.info.is_model()},
+            {"rows_by", to_string(map.spec.rows)},
+            {"metric", to_string(map.spec.metric)},
+            {"columns", columns},
+            {"rows", rows}};
+}
+
+void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
+    std::cout << "run: " << display_name(run.data) << "  (" << run.path << ")\n"
+              << "P95 of " << to_string(map.spec.metric) << " in ms, rows by "
+              << to_string(map.spec.rows) << ", " << map.column_count()
+              << " windows; blank = no samples; SLA = 1.2 x the row's peak P95\n";
+    if (run.data.info.is_model()) std::cout << "  MODEL: cost-model run, not a measurement\n";
+    std::cout << '\n';
+    std::vector<std::string> header = {"row"};
+    for (const auto& w : map.columns) header.push_back(format_ms(double(w.start_ns), 1));
+    header.insert(header.end(), {"SLA", "flag"});
+    TextTable t(header);
+    for (std::size_t r = 0; r < map.row_count(); ++r) {
+        std::vector<std::string> row = {map.row_labels[r]};
+        for (std::size_t c = 0; c < map.column_count(); ++c) {
+            const auto& cell = map.at(r, c);
+            row.push_back(cell.p95 ? format_ms(*cell.p95) : "");
+        }
+        row.push_back(map.row_sla[r] ? format_ms(*map.row_sla[r]) : "");
+        row.push_back(map.row_flag[r] ? "recalibrate@" + std::to_string(*map.row_flag[r]) : "");
+        t.add_row(row);
+    }
+    t.print(std::cout, false);
+    std::cout << "(column headers: window start in ms)\n\n";
+}
+
+}  // namespace
+
+int cmd_heatmap(const std::vector<std::string>& args) {
+    ArgParser p("heatmap", "FILE... [options]",
+                "The P95 heatmap of DESIGN.md section 6: rows by a grouping key, columns by "
+                "time or step windows, each cell the P95 of the metric over its samples.");
+    add_heatmap_options(p);
+    p.flag("json", "print JSON").flag("csv", "print the matrix as CSV (ns)");
+    p.option("run", "N|NAME", "only this run of a multi-run file");
+    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("progress", "MODE", "auto, bar, json or none", "auto");
+    p.parse(args);
+    if (p.help_requested()) {
+        std::cout << p.help_text();
+        return kExitOk;
+    }
+    if (p.positionals().empty()) throw UsageError{"heatmap: no FILE given (see --help)"};
+    analysis::HeatmapSpec spec = heatmap_spec_from(p);
+    auto runs =
+        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
+                              p.get("steps-from")),
+                    p.get("run"));
+    nlohmann::json out = {{"runs", nlohmann::json::array()}};
+    for (const auto& r : runs) {
+        analysis::Heatmap map;
+        try {
+            map = analysis::compute_heatmap(r.data, spec);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError{"heatmap: " + r.path + ": " + e.what()};
+        }
+        if (p.has("json"))
+            out["runs"].push_back(heatmap_json(r, map));
+        else if (p.has("csv"))
+            analysis::write_heatmap_csv(map, std::cout);
+        else
+            print_text(r, map);
+    }
+    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    return kExitOk;
+}
+
+}  // namespace tokenscope::cli

@@ -1,0 +1,160 @@
+#include <array>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "arg_parser.h"
+#include "commands.h"
+#include "format.h"
+#include "run_loader.h"
+#include "text_table.h"
+
+namespace tokenscope::cli {
+namespace {
+
+using trace::ActivityKind;
+using trace::CopyKind;
+
+struct Counts {
+    std::array<std::int64_t, 7> by_kind{};
+    std::array<std::int64_t, 6> by_copy{};
+    std::array<std::uint64_t, 6> bytes_by_copy{};
+};
+
+Counts count(const trace::RunData& run) {
+    Counts c;
+    for (const auto& a : run.activities) {
+        ++c.by_kind[static_cast<std::size_t>(a.kind)];
+        if (a.kind == ActivityKind::Memcpy) {
+            ++c.by_copy[static_cast<std::size_t>(a.copy)];
+            c.bytes_by_copy[static_cast<std::size_t>(a.copy)] += a.bytes;
+        }
+    }
+    return c;
+}
+
+nlohmann::json gpu_json(const trace::GpuInfo& g) {
+    return {{"name", g.name},
+            {"sm_count", g.sm_count},
+            {"peak_bandwidth_bytes_per_s", g.peak_bandwidth},
+            {"peak_flops", g.peak_flops},
+            {"pcie_generation", g.pcie_generation},
+            {"pcie_width", g.pcie_width},
+            {"nvlink_links", g.nvlink_links},
+            {"nvlink_bandwidth_bytes_per_s", g.nvlink_bandwidth}};
+}
+
+nlohmann::json run_json(const LoadedRun& lr) {
+    const auto& run = lr.data;
+    Counts c = count(run);
+    nlohmann::json kinds = nlohmann::json::object(), copies = nlohmann::json::object(),
+                   copy_bytes = nlohmann::json::object();
+    for (std::size_t k = 0; k < c.by_kind.size(); ++k)
+        kinds[std::string(to_string(static_cast<ActivityKind>(k)))] = c.by_kind[k];
+    for (std::size_t k = 1; k < c.by_copy.size(); ++k) {
+        std::string name(to_string(static_cast<CopyKind>(k)));
+        copies[name] = c.by_copy[k];
+        copy_bytes[name] = c.bytes_by_copy[k];
+    }
+    nlohmann::json lanes = nlohmann::json::array();
+    for (const auto& l : run.lanes)
+        lanes.push_back({{"kind", to_string(l.kind)},
+                         {"name", l.name},
+                         {"device", l.device},
+                         {"process", l.process},
+                         {"id", l.native_id}});
+    nlohmann::json diags = nlohmann::json::array();
+    for (const auto& d : run.diagnostics)
+        diags.push_back({{"name", d.name},
+                         {"severity", to_string(d.severity)},
+                         {"value", d.value},
+                         {"text", d.text}});
+    return {{"file", lr.path},
+            {"name", run.info.name},
+            {"source", to_string(run.info.source)},
+            {"is_model", run.info.is_model()},
+            {"complete", run.info.complete},
+            {"host", run.info.host},
+            {"gpu", gpu_json(run.info.gpu)},
+            {"driver_version", run.info.driver_version},
+            {"cuda_version", run.info.cuda_version},
+            {"clock_domain", to_string(run.info.clock)},
+            {"lanes", lanes},
+            {"activities", kinds},
+            {"copies", copies},
+            {"copy_bytes", copy_bytes},
+            {"steps", run.steps.size()},
+            {"requests", run.requests.size()},
+            {"counter_samples", run.counters.size()},
+            {"diagnostics", diags}};
+}
+
+void print_text(const LoadedRun& lr, bool csv) {
+    const auto& run = lr.data;
+    Counts c = count(run);
+    std::cout << "run: " << display_name(run) << "  [" << to_string(run.info.source) << "]  "
+              << lr.path << '\n';
+    if (run.info.is_model())
+        std::cout << "  MODEL: produced by the cost model, not measured on a GPU\n";
+    const auto& g = run.info.gpu;
+    std::cout << "  gpu: " << (g.name.empty() ? "unknown" : g.name);
+    if (g.peak_bandwidth > 0)
+        std::cout << ", " << format_double(g.peak_bandwidth / 1e12, 2) << " TB/s";
+    if (g.peak_flops > 0) std::cout << ", " << format_double(g.peak_flops / 1e12, 0) << " TFLOP/s";
+    if (g.sm_count > 0) std::cout << ", " << g.sm_count << " SMs";
+    std::cout << "\n  steps: " << run.steps.size() << "  requests: " << run.requests.size()
+              << "  lanes: " << run.lanes.size() << "  counter samples: " << run.counters.size()
+              << "\n\n";
+    TextTable kinds({"kind", "count", "bytes"});
+    for (std::size_t k = 0; k < c.by_kind.size(); ++k)
+        kinds.add_row({std::string(to_string(static_cast<ActivityKind>(k))),
+                       std::to_string(c.by_kind[k]), ""});
+    for (std::size_t k = 1; k < c.by_copy.size(); ++k)
+        if (c.by_copy[k])
+            kinds.add_row({"memcpy " + std::string(to_string(static_cast<CopyKind>(k))),
+                           std::to_string(c.by_copy[k]), format_bytes(double(c.bytes_by_copy[k]))});
+    kinds.print(std::cout, csv);
+    std::cout << '\n';
+    TextTable lanes({"lane", "kind", "device", "id"});
+    for (const auto& l : run.lanes)
+        lanes.add_row({l.name, std::string(to_string(l.kind)), std::to_string(l.device),
+                       std::to_string(l.native_id)});
+    lanes.print(std::cout, csv);
+    if (!run.diagnostics.empty()) {
+        std::cout << '\n';
+        TextTable diags({"diagnostic", "severity", "value", "text"});
+        for (const auto& d : run.diagnostics)
+            diags.add_row(
+                {d.name, std::string(to_string(d.severity)), format_double(d.value, 0), d.text});
+        diags.print(std::cout, csv);
+    }
+    std::cout << '\n';
+}
+
+}  // namespace
+
+int cmd_info(const std::vector<std::string>& args) {
+    ArgParser p("info", "FILE... [options]",
+                "Source, GPU, lanes, activity counts by kind and copy sub-kind, steps, requests "
+                "and diagnostics of every run in the files.");
+    p.flag("json", "print JSON").flag("csv", "print the tables as CSV");
+    p.option("run", "N|NAME", "only this run of a multi-run file");
+    p.option("progress", "MODE", "auto, bar, json or none", "auto");
+    p.parse(args);
+    if (p.help_requested()) {
+        std::cout << p.help_text();
+        return kExitOk;
+    }
+    if (p.positionals().empty()) throw UsageError{"info: no FILE given (see --help)"};
+    auto runs = select_runs(
+        load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress"))), p.get("run"));
+    if (p.has("json")) {
+        nlohmann::json out = {{"runs", nlohmann::json::array()}};
+        for (const auto& r : runs) out["runs"].push_back(run_json(r));
+        std::cout << out.dump(2) << '\n';
+        return kExitOk;
+    }
+    for (const auto& r : runs) print_text(r, p.has("csv"));
+    return kExitOk;
+}
+
+}  // namespace tokenscope::cli

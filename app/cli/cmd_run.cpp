@@ -1,0 +1,121 @@
+#include <iostream>
+
+#include "analysis/metrics.h"
+#include "arg_parser.h"
+#include "breakdown_report.h"
+#include "capture/backend_registry.h"
+#include "capture/gpu_presets.h"
+#include "commands.h"
+#include "kernels/model_shape.h"
+#include "stats_report.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
+
+namespace tokenscope::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+capture::CaptureConfig config_from(const ArgParser& p) {
+    capture::CaptureConfig c;
+    c.gpu = p.get("gpu");
+    if (!capture::find_gpu_preset(c.gpu))
+        throw UsageError{"run: unknown GPU preset '" + c.gpu +
+                         "' (known: " + join(capture::gpu_preset_names()) + ")"};
+    c.model = p.get("preset");
+    if (!kernels::find_model_preset(c.model))
+        throw UsageError{"run: unknown workload preset '" + c.model +
+                         "' (known: " + join(kernels::model_preset_names()) + ")"};
+    auto strategy = kernels::strategy_from_string(p.get("strategy"));
+    if (!strategy)
+        throw UsageError{"run: unknown strategy '" + p.get("strategy") +
+                         "' (greedy, topk, beam, speculative)"};
+    auto& d = c.decode;
+    d.strategy = *strategy;
+    d.batch = p.get_int("batch");
+    d.prompt_len = p.get_int("prompt");
+    d.new_tokens = p.get_int("tokens");
+    d.top_k = p.get_int("top-k");
+    d.beams = p.get_int("beams");
+    d.draft_layers = p.get_int("draft-layers");
+    d.gamma = p.get_int("gamma");
+    d.acceptance = p.get_double("acceptance");
+    d.seed = static_cast<std::uint64_t>(p.get_int("seed"));
+    if (std::string problem = d.validate(*kernels::find_model_preset(c.model)); !problem.empty())
+        throw UsageError{"run: " + problem};
+    c.run_name = p.get("name");
+    return c;
+}
+
+void report(const std::string& path, std::int64_t run_id) {
+    store::StoreReader reader(path);
+    LoadedRun run{path, reader.load_run(run_id)};
+    print_stats(std::cout, run, analysis::compute_metrics(run.data), false);
+    print_breakdown(std::cout, run, compute_breakdown(run.data), false);
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& args) {
+    ArgParser p("run", "--out FILE [options]",
+                "Makes a decode run of the built-in Llama-style workload and stores it as a new "
+                "run in FILE. Backend 'model' is a cost model on a GPU preset (kernel time = "
+                "max(FLOPs / peak, bytes / bandwidth) + launch overhead, seeded jitter): it is "
+                "labelled a model everywhere and never shown as a measurement.");
+    p.option("backend", "NAME", "capture backend: " + join(capture::backend_names()), "model");
+    p.option("gpu", "PRESET", "GPU preset: " + join(capture::gpu_preset_names()), "H100-SXM5");
+    p.option("preset", "SHAPE", "workload shape: " + join(kernels::model_preset_names()),
+             "llama-8b");
+    p.option("batch", "N", "requests decoded together", "8");
+    p.option("prompt", "N", "prompt length in tokens", "512");
+    p.option("tokens", "N", "new tokens per request (the first comes from prefill)", "128");
+    p.option("strategy", "S", "greedy, topk, beam or speculative", "greedy");
+    p.option("top-k", "K", "top-k sampling: k", "50");
+    p.option("beams", "K", "beam search: beams", "4");
+    p.option("draft-layers", "N", "speculative decoding: layers of the draft model", "2");
+    p.option("gamma", "N", "speculative decoding: tokens proposed per iteration", "4");
+    p.option("acceptance", "P", "speculative decoding: modelled acceptance rate", "0.7");
+    p.option("seed", "N", "seed of the jitter model", "1");
+    p.option("name", "TEXT", "run name (default: describes workload and GPU)");
+    p.option("out", "FILE", "the .tokenscope file to add the run to");
+    p.option("progress", "MODE", "auto, bar, json (JSON lines on stdout) or none", "auto");
+    p.flag("quiet", "do not print the report after the run");
+    p.parse(args);
+    if (p.help_requested()) {
+        std::cout << p.help_text();
+        return kExitOk;
+    }
+    if (!p.has("out")) throw UsageError{"run: --out FILE is required"};
+    auto backend = capture::make_backend(p.get("backend"));
+    if (!backend)
+        throw UsageError{"run: unknown backend '" + p.get("backend") +
+                         "' (known: " + join(capture::backend_names()) + ")"};
+    if (auto a = backend->available(); !a.ok) {
+        std::cerr << "tokenscope-cli run: " << a.reason << '\n';
+        return kExitNoGpu;
+    }
+    capture::CaptureConfig config = config_from(p);
+    const std::string out = p.get("out");
+    auto mode = TerminalProgress::parse_mode(p.get("progress"));
+    store::StoreWriter store(out);
+    trace::RunInfo info;
+    info.name = config.run_name;
+    auto writer = store.begin_run(info);
+    {
+        TerminalProgress bar("decoding", mode);
+        backend->run(config, *writer, bar.callback());
+    }
+    std::int64_t run_id = writer->run_id();
+    writer.reset();
+    if (mode == TerminalProgress::Mode::Json)
+        std::cout << "{\"done\":{\"file\":" << nlohmann::json(out).dump()
+                  << ",\"run_id\":" << run_id << "}}" << std::endl;
+    if (!p.has("quiet") && mode != TerminalProgress::Mode::Json) report(out, run_id);
+    return kExitOk;
+}
+
+}  // namespace tokenscope::cli

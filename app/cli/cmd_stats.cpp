@@ -1,0 +1,47 @@
+#include <iostream>
+
+#include "analysis/metrics.h"
+#include "arg_parser.h"
+#include "commands.h"
+#include "run_loader.h"
+#include "stats_report.h"
+
+namespace tokenscope::cli {
+
+int cmd_stats(const std::vector<std::string>& args) {
+    ArgParser p("stats", "FILE... [options]",
+                "TTFT, TPOT, ITL, E2E and step-latency distributions (count, mean, std, min, "
+                "P50, P90, P95, P99, max) of every run, and throughput.");
+    p.flag("json", "print JSON (times in ns)").flag("csv", "print CSV rows");
+    p.option("warmup-requests", "N", "exclude the first N requests by arrival", "0");
+    p.option("warmup-steps", "N", "exclude tokens with index < N of each request from ITL/step",
+             "0");
+    p.option("run", "N|NAME", "only this run of a multi-run file");
+    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("progress", "MODE", "auto, bar, json or none", "auto");
+    p.parse(args);
+    if (p.help_requested()) {
+        std::cout << p.help_text();
+        return kExitOk;
+    }
+    if (p.positionals().empty()) throw UsageError{"stats: no FILE given (see --help)"};
+    analysis::MetricsOptions options;
+    options.warmup_requests = static_cast<std::size_t>(p.get_int("warmup-requests"));
+    options.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));
+    auto runs =
+        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
+                              p.get("steps-from")),
+                    p.get("run"));
+    nlohmann::json out = {{"runs", nlohmann::json::array()}};
+    for (const auto& r : runs) {
+        auto m = analysis::compute_metrics(r.data, options);
+        if (p.has("json"))
+            out["runs"].push_back(stats_json(r, m));
+        else
+            print_stats(std::cout, r, m, p.has("csv"));
+    }
+    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    return kExitOk;
+}
+
+}  // namespace tokenscope::cli

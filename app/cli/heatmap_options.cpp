@@ -1,0 +1,67 @@
+#include "heatmap_options.h"
+
+#include <charconv>
+
+namespace tokenscope::cli {
+
+void add_heatmap_options(ArgParser& p) {
+    p.option("rows", "KEY", "kernel, request, phase, position or lane", "phase");
+    p.option("metric", "M", "step, itl, ttft or kernel (kernel duration)", "step");
+    p.option("window", "W", "column width: a time (100ms, 250us, 2s) or a step count (16steps)",
+             "16steps");
+    p.option("top", "N", "kernel rows: the N kernels with the most total time", "20");
+    p.option("bucket", "N", "position rows: bucket width in tokens", "16");
+    p.option("sla-windows", "N", "calibrate each row's SLA on the first N windows (0 = all)", "0");
+    p.option("warmup", "N", "exclude the first N steps of each request (or requests for TTFT)",
+             "0");
+}
+
+void parse_window(const std::string& text, analysis::HeatmapSpec& spec) {
+    long long value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    std::string unit(ptr, text.data() + text.size());
+    if (ec != std::errc() || value <= 0)
+        throw UsageError{"heatmap: --window expects e.g. 100ms or 16steps, got '" + text + "'"};
+    if (unit == "steps" || unit == "step") {
+        spec.window = analysis::WindowKind::Steps;
+        spec.window_size = value;
+        return;
+    }
+    long long scale = unit == "ns"   ? 1
+                      : unit == "us" ? 1000
+                      : unit == "ms" ? 1000000
+                      : unit == "s"  ? 1000000000LL
+                                     : 0;
+    if (scale == 0)
+        throw UsageError{"heatmap: --window unit must be ns, us, ms, s or steps, got '" + text +
+                         "'"};
+    spec.window = analysis::WindowKind::Time;
+    spec.window_size = value * scale;
+}
+
+analysis::HeatmapSpec heatmap_spec_from(const ArgParser& p) {
+    analysis::HeatmapSpec spec;
+    auto rows = analysis::heatmap_rows_from_string(p.get("rows"));
+    if (!rows) throw UsageError{"heatmap: unknown --rows '" + p.get("rows") + "'"};
+    auto metric = analysis::heatmap_metric_from_string(p.get("metric"));
+    if (!metric) throw UsageError{"heatmap: unknown --metric '" + p.get("metric") + "'"};
+    spec.rows = *rows;
+    spec.metric = *metric;
+    // Kernel and lane rows only make sense for kernel durations; say so rather than fail.
+    bool kernel_rows =
+        spec.rows == analysis::HeatmapRows::Kernel || spec.rows == analysis::HeatmapRows::Lane;
+    if (kernel_rows && !p.has("metric")) spec.metric = analysis::HeatmapMetric::KernelDuration;
+    if (kernel_rows != (spec.metric == analysis::HeatmapMetric::KernelDuration))
+        throw UsageError{"heatmap: --rows " + p.get("rows") + " does not fit --metric " +
+                         std::string(to_string(spec.metric)) +
+                         " (kernel and lane rows need --metric kernel; request, phase and "
+                         "position rows need step, itl or ttft)"};
+    parse_window(p.get("window"), spec);
+    spec.top_n = static_cast<std::size_t>(p.get_int("top"));
+    spec.bucket_width = static_cast<std::int32_t>(p.get_int("bucket"));
+    spec.sla_windows = static_cast<std::size_t>(p.get_int("sla-windows"));
+    spec.warmup = static_cast<std::size_t>(p.get_int("warmup"));
+    return spec;
+}
+
+}  // namespace tokenscope::cli

@@ -1,0 +1,80 @@
+// tokenscope-cli: argument dispatch only; the work lives in profiler/.
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arg_parser.h"
+#include "commands.h"
+#include "import/import_error.h"
+#include "store/store_error.h"
+#include "trace/progress.h"
+
+namespace {
+
+using Command = int (*)(const std::vector<std::string>&);
+
+struct Entry {
+    Command fn;
+    const char* summary;
+};
+
+const std::map<std::string, Entry>& commands() {
+    using namespace tokenscope::cli;
+    static const std::map<std::string, Entry> table = {
+        {"run", {cmd_run, "make a decode run (model backend) into a .tokenscope file"}},
+        {"info", {cmd_info, "source, GPU, lanes, counts and diagnostics of each run"}},
+        {"stats", {cmd_stats, "TTFT, TPOT, ITL, E2E and step latency percentiles"}},
+        {"breakdown", {cmd_breakdown, "per-step attribution, verdict and roofline floor"}},
+        {"heatmap", {cmd_heatmap, "P95 heatmap matrix (text, CSV or JSON)"}},
+        {"diff", {cmd_diff, "compare two runs: metrics, kernels, attribution, delta heatmap"}},
+        {"import", {cmd_import, "import foreign traces into a .tokenscope file"}},
+        {"export", {cmd_export, "export a run as Chrome trace JSON (Perfetto)"}},
+    };
+    return table;
+}
+
+void usage(std::ostream& out) {
+    out << "usage: tokenscope-cli COMMAND FILE... [options]\n\ncommands:\n";
+    for (const auto& [name, e] : commands())
+        out << "  " << name << std::string(12 - name.size(), ' ') << e.summary << '\n';
+    out << "\n'tokenscope-cli COMMAND --help' describes each command.\n"
+           "exit status: 0 ok, 1 bad input or usage, 2 internal error, 3 no GPU or driver,\n"
+           "130 cancelled (Ctrl-C)\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace tokenscope;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        usage(args.empty() ? std::cerr : std::cout);
+        return args.empty() ? cli::kExitBadInput : cli::kExitOk;
+    }
+    auto it = commands().find(args[0]);
+    if (it == commands().end()) {
+        std::cerr << "tokenscope-cli: unknown command '" << args[0] << "' (see --help)\n";
+        return cli::kExitBadInput;
+    }
+    args.erase(args.begin());
+    try {
+        return it->second.fn(args);
+    } catch (const cli::UsageError& e) {
+        std::cerr << "tokenscope-cli " << e.message << '\n';
+        return cli::kExitBadInput;
+    } catch (const store::StoreError& e) {
+        std::cerr << "tokenscope-cli: " << e.what() << '\n';
+        return cli::kExitBadInput;
+    } catch (const import::ImportError& e) {
+        std::cerr << "tokenscope-cli: " << e.what() << '\n';
+        return cli::kExitBadInput;
+    } catch (const trace::Cancelled&) {
+        std::cerr << "tokenscope-cli: cancelled\n";
+        return cli::kExitCancelled;
+    } catch (const std::exception& e) {
+        std::cerr << "tokenscope-cli: internal error: " << e.what() << '\n';
+        return cli::kExitInternal;
+    }
+}

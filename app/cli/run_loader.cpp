@@ -1,0 +1,44 @@
+#include "run_loader.h"
+
+#include "arg_parser.h"
+#include "import/open_any.h"
+
+namespace tokenscope::cli {
+
+std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
+                                 TerminalProgress::Mode progress, const std::string& step_pattern) {
+    std::vector<LoadedRun> out;
+    import::ImportOptions options;
+    if (!step_pattern.empty()) options.step_pattern = step_pattern;
+    for (const auto& path : paths) {
+        TerminalProgress bar("opening " + path, progress);
+        auto runs = import::open_any(path, options, bar.callback());
+        bar.finish();
+        for (auto& r : runs) out.push_back({path, std::move(r)});
+    }
+    return out;
+}
+
+std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::string& which) {
+    if (which.empty()) return runs;
+    std::vector<LoadedRun> out;
+    char* end = nullptr;
+    long index = std::strtol(which.c_str(), &end, 10);
+    bool numeric = end && *end == '\0';
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        bool hit = numeric ? static_cast<long>(i + 1) == index : runs[i].data.info.name == which;
+        if (hit) out.push_back(std::move(runs[i]));
+    }
+    if (out.empty())
+        throw UsageError{"no run '" + which + "' (the file has " + std::to_string(runs.size()) +
+                         " runs)"};
+    return out;
+}
+
+std::string display_name(const trace::RunData& run) {
+    std::string name = run.info.name.empty() ? std::string("(unnamed)") : run.info.name;
+    if (run.info.is_model() && name.find("(model)") == std::string::npos) name += " (model)";
+    return name;
+}
+
+}  // namespace tokenscope::cli

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "attribution.h"
+#include "category.h"
+#include "trace/run_data.h"
+
+namespace tokenscope::analysis {
+
+// The run's timeline cut into segments, each with the set of categories active in it
+// (bit i = Category i; scheduling is the empty set). Built once in O(N log lanes) from
+// activities sorted by (lane, start) (sorted here first if they are not), then any
+// interval is attributed by a binary search and a walk over the segments it spans.
+class Coverage {
+  public:
+    Coverage(const trace::RunData& run, const AttributionOptions& options);
+    // Only activities overlapping [t0, t1): cheaper for one range of a large run.
+    Coverage(const trace::RunData& run, const AttributionOptions& options, std::int64_t t0,
+             std::int64_t t1);
+
+    // An empty or reversed interval gives all zeros.
+    StepAttribution attribute(std::int64_t t0, std::int64_t t1) const;
+    // One entry per step, same order; identical intervals (a batch) are walked once.
+    std::vector<StepAttribution> attribute(std::span<const trace::Step> steps) const;
+
+    // Time (over the whole run) during which any category in `mask` is active.
+    std::int64_t active_ns(std::uint8_t mask) const;
+
+    int driving_lane() const { return driving_lane_; }
+    std::size_t segment_count() const { return starts_.size(); }
+
+  private:
+    void build(const trace::RunData& run, const AttributionOptions& options,
+               std::optional<std::pair<std::int64_t, std::int64_t>> window);
+
+    std::vector<std::int64_t> starts_;  // segment i covers [starts_[i], starts_[i + 1])
+    std::vector<std::uint8_t> masks_;   // the last segment's mask is 0 and runs on forever
+    int driving_lane_ = -1;
+};
+
+inline constexpr std::uint8_t category_bit(Category c) {
+    return static_cast<std::uint8_t>(1u << static_cast<unsigned>(c));
+}
+
+}  // namespace tokenscope::analysis

@@ -1,0 +1,182 @@
+#include "heatmap.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "distribution.h"
+#include "heatmap_samples.h"
+
+namespace tokenscope::analysis {
+namespace {
+
+constexpr std::array<std::string_view, 5> kRowNames = {"kernel", "request", "phase", "position",
+                                                       "lane"};
+constexpr std::array<std::string_view, 4> kMetricNames = {"step", "itl", "ttft", "kernel"};
+
+std::int64_t run_start(const trace::RunData& run) {
+    std::int64_t t = std::numeric_limits<std::int64_t>::max();
+    for (const auto& s : run.steps) t = std::min(t, s.start_ns);
+    for (const auto& r : run.requests) t = std::min(t, r.arrival_ns);
+    for (const auto& a : run.activities) t = std::min(t, a.start_ns);
+    return t;
+}
+
+void check_columns(std::size_t columns) {
+    if (columns > kMaxHeatmapColumns)
+        throw std::invalid_argument("heatmap: " + std::to_string(columns) +
+                                    " columns exceed the limit of " +
+                                    std::to_string(kMaxHeatmapColumns) + "; use wider windows");
+}
+
+// Column boundaries; samples are placed by their time into [start, end).
+class Windows {
+  public:
+    Windows(const trace::RunData& run, const HeatmapSpec& spec, const HeatmapSamples& samples) {
+        if (spec.window_size <= 0)
+            throw std::invalid_argument("heatmap: window size must be positive, got " +
+                                        std::to_string(spec.window_size));
+        if (samples.empty()) return;
+        if (spec.window == WindowKind::Time)
+            make_time(run, spec, samples);
+        else
+            make_steps(run, spec, samples);
+    }
+
+    const std::vector<HeatmapWindow>& columns() const { return columns_; }
+
+    // Column of a sample time, or -1 outside every window.
+    std::int64_t column_of(std::int64_t t) const {
+        if (columns_.empty() || t < columns_.front().start_ns || t >= columns_.back().end_ns)
+            return -1;
+        if (width_ > 0) return (t - columns_.front().start_ns) / width_;
+        auto it = std::upper_bound(starts_.begin(), starts_.end(), t);
+        return (it - starts_.begin()) - 1;
+    }
+
+  private:
+    void make_time(const trace::RunData& run, const HeatmapSpec& spec,
+                   const HeatmapSamples& samples) {
+        width_ = spec.window_size;
+        const std::int64_t origin = spec.origin_ns ? *spec.origin_ns : run_start(run);
+        if (samples.max_time() < origin) return;
+        const auto n = static_cast<std::size_t>((samples.max_time() - origin) / width_ + 1);
+        check_columns(n);
+        for (std::size_t c = 0; c < n; ++c) {
+            const std::int64_t s = origin + static_cast<std::int64_t>(c) * width_;
+            columns_.push_back({s, s + width_});
+        }
+    }
+
+    void make_steps(const trace::RunData& run, const HeatmapSpec& spec,
+                    const HeatmapSamples& samples) {
+        std::vector<std::int64_t> ends;
+        for (const auto& s : run.steps) ends.push_back(s.end_ns);
+        std::sort(ends.begin(), ends.end());
+        const auto every = static_cast<std::size_t>(spec.window_size);
+        starts_.push_back(ends.empty() ? samples.min_time()
+                                       : std::min(ends.front(), samples.min_time()));
+        for (std::size_t k = every; k < ends.size(); k += every)
+            if (ends[k] > starts_.back()) starts_.push_back(ends[k]);  // equal times share one
+        check_columns(starts_.size());
+        const std::int64_t last =
+            std::max(samples.max_time(), ends.empty() ? samples.max_time() : ends.back()) + 1;
+        for (std::size_t c = 0; c < starts_.size(); ++c)
+            columns_.push_back({starts_[c], c + 1 < starts_.size() ? starts_[c + 1] : last});
+    }
+
+    std::int64_t width_ = 0;  // > 0 for fixed-width time windows
+    std::vector<std::int64_t> starts_;
+    std::vector<HeatmapWindow> columns_;
+};
+
+// Counting sort of samples into cells, then one selection per cell: no per-cell vectors.
+void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& windows) {
+    const std::size_t cols = map.columns.size();
+    std::vector<std::size_t> offset(map.cells.size() + 1, 0);
+    samples.for_each([&](std::uint32_t row, std::int64_t t, double) {
+        const std::int64_t c = windows.column_of(t);
+        if (c >= 0) ++offset[row * cols + static_cast<std::size_t>(c) + 1];
+    });
+    for (std::size_t i = 1; i < offset.size(); ++i) offset[i] += offset[i - 1];
+    std::vector<double> values(offset.back());
+    std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
+    samples.for_each([&](std::uint32_t row, std::int64_t t, double v) {
+        const std::int64_t c = windows.column_of(t);
+        if (c >= 0) values[next[row * cols + static_cast<std::size_t>(c)]++] = v;
+    });
+    for (std::size_t i = 0; i < map.cells.size(); ++i) {
+        const std::size_t n = offset[i + 1] - offset[i];
+        map.cells[i].count = static_cast<std::int64_t>(n);
+        if (n > 0) map.cells[i].p95 = percentile(std::span(values).subspan(offset[i], n), 95.0);
+    }
+}
+
+}  // namespace
+
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec) {
+    const HeatmapSamples samples(run, spec);
+    const Windows windows(run, spec, samples);
+    Heatmap map;
+    map.spec = spec;
+    map.row_labels = samples.row_labels();
+    map.columns = windows.columns();
+    map.cells.resize(map.row_labels.size() * map.columns.size());
+    fill_cells(map, samples, windows);
+    finish_heatmap(map);
+    return map;
+}
+
+void finish_heatmap(Heatmap& map) {
+    const std::size_t cols = map.column_count();
+    const std::size_t calib =
+        map.spec.sla_windows == 0 ? cols : std::min(cols, map.spec.sla_windows);
+    map.row_sla.assign(map.row_count(), std::nullopt);
+    map.row_flag.assign(map.row_count(), std::nullopt);
+    map.min_p95.reset();
+    map.max_p95.reset();
+    for (std::size_t r = 0; r < map.row_count(); ++r) {
+        std::optional<double> peak;
+        for (std::size_t c = 0; c < cols; ++c) {
+            const auto& p = map.at(r, c).p95;
+            if (!p) continue;
+            if (c < calib) peak = std::max(peak.value_or(*p), *p);
+            map.min_p95 = std::min(map.min_p95.value_or(*p), *p);
+            map.max_p95 = std::max(map.max_p95.value_or(*p), *p);
+        }
+        if (!peak) continue;
+        map.row_sla[r] = kSlaFactor * *peak;
+        const double limit = kRecalibrationFraction * *map.row_sla[r];
+        std::size_t run = 0;
+        for (std::size_t c = 0; c < cols && !map.row_flag[r]; ++c) {
+            const auto& p = map.at(r, c).p95;
+            run = (p && *p > limit) ? run + 1 : 0;
+            if (run == kRecalibrationRun) map.row_flag[r] = c + 1 - kRecalibrationRun;
+        }
+    }
+}
+
+std::string_view to_string(HeatmapRows rows) {
+    return kRowNames[static_cast<std::size_t>(rows)];
+}
+
+std::string_view to_string(HeatmapMetric metric) {
+    return kMetricNames[static_cast<std::size_t>(metric)];
+}
+
+std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text) {
+    for (std::size_t i = 0; i < kRowNames.size(); ++i)
+        if (kRowNames[i] == text) return static_cast<HeatmapRows>(i);
+    return std::nullopt;
+}
+
+std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text) {
+    for (std::size_t i = 0; i < kMetricNames.size(); ++i)
+        if (kMetricNames[i] == text) return static_cast<HeatmapMetric>(i);
+    return std::nullopt;
+}
+
+}  // namespace tokenscope::analysis

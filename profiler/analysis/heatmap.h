@@ -1,0 +1,100 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/run_data.h"
+
+namespace tokenscope::analysis {
+
+// Row grouping key (DESIGN.md section 6). Row order:
+//   Kernel   - top-N kernel names by total time, descending (ties by name);
+//   Request  - by request id ascending;
+//   Phase    - prefill, decode, iteration (only phases with samples);
+//   Position - token-position buckets ascending;
+//   Lane     - by lane index.
+// Kernel and Lane rows need metric KernelDuration; the others need a step metric.
+enum class HeatmapRows : std::uint8_t { Kernel, Request, Phase, Position, Lane };
+
+// Sample value and the time that places it in a column:
+//   StepLatency    - step duration, at the step's end (emission);
+//   Itl            - emission gap of consecutive tokens of one request, at the later emission;
+//   Ttft           - first_token - arrival per request, at the first token (phase prefill,
+//                    position 0);
+//   KernelDuration - kernel duration, at the kernel's start.
+enum class HeatmapMetric : std::uint8_t { StepLatency, Itl, Ttft, KernelDuration };
+
+// Time: columns of window_size ns from the origin. Steps: a column boundary at the
+// emission time of every window_size-th step (steps ordered by emission); steps
+// emitted at the same instant share a column, so a column may hold more than N.
+enum class WindowKind : std::uint8_t { Time, Steps };
+
+struct HeatmapSpec {
+    HeatmapRows rows = HeatmapRows::Phase;
+    HeatmapMetric metric = HeatmapMetric::StepLatency;
+    WindowKind window = WindowKind::Time;
+    std::int64_t window_size = 100'000'000;  // ns (Time) or steps (Steps)
+    std::size_t top_n = 20;                  // Kernel rows
+    // Position rows: buckets [0, w), [w, 2w), ...; with first_token_alone,
+    // position 0 is its own row: 0, 1..w-1, w..2w-1, ...
+    std::int32_t bucket_width = 16;
+    bool first_token_alone = true;
+    std::size_t sla_windows = 0;  // calibration windows for the SLA: 0 = all, N = the first N
+    // Warm-up exclusion, as metrics.h: step and ITL samples skip the first `warmup`
+    // steps of each request (by token index; the first W iterations of iteration runs),
+    // TTFT skips the first `warmup` requests by arrival, and kernel durations skip
+    // kernels that start before the W-th step emission of the run.
+    std::size_t warmup = 0;
+    std::optional<std::int64_t> origin_ns;  // Time windows: default = run start
+};
+
+struct HeatmapCell {
+    std::optional<double> p95;  // ns; empty cell: nullopt (blank, never 0)
+    std::int64_t count = 0;
+};
+
+struct HeatmapWindow {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;  // exclusive
+};
+
+struct Heatmap {
+    HeatmapSpec spec;
+    std::vector<std::string> row_labels;
+    std::vector<HeatmapWindow> columns;
+    std::vector<HeatmapCell> cells;              // row-major: cells[row * columns.size() + column]
+    std::vector<std::optional<double>> row_sla;  // 1.2 x the row's peak calibration P95
+    // First column of the first run of 3 consecutive cells above 0.9 x SLA; an
+    // empty cell breaks a run. Note: calibrating on all windows (sla_windows = 0)
+    // can never flag, since 0.9 x 1.2 x peak > peak.
+    std::vector<std::optional<std::size_t>> row_flag;
+    std::optional<double> min_p95, max_p95;  // over non-empty cells
+
+    std::size_t row_count() const { return row_labels.size(); }
+    std::size_t column_count() const { return columns.size(); }
+    const HeatmapCell& at(std::size_t row, std::size_t column) const {
+        return cells[row * columns.size() + column];
+    }
+};
+
+inline constexpr double kSlaFactor = 1.2;
+inline constexpr double kRecalibrationFraction = 0.9;
+inline constexpr std::size_t kRecalibrationRun = 3;
+inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
+
+// Throws std::invalid_argument for a rows/metric pair that does not fit, a
+// window_size or bucket_width <= 0, or more than kMaxHeatmapColumns columns.
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec);
+
+// Fills row_sla, row_flag, min_p95 and max_p95 from cells (used by compute_heatmap).
+void finish_heatmap(Heatmap& map);
+
+std::string_view to_string(HeatmapRows rows);
+std::string_view to_string(HeatmapMetric metric);
+std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text);
+std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text);
+
+}  // namespace tokenscope::analysis

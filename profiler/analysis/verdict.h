@@ -1,0 +1,86 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attribution.h"
+#include "category.h"
+#include "distribution.h"
+#include "trace/run_data.h"
+
+namespace tokenscope::analysis {
+
+// DESIGN.md section 5 verdict rules; each fires when its value is strictly above its
+// threshold.
+struct VerdictOptions {
+    double transfer_share = 0.25;      // (nvlink + pcie) / total step time
+    double scheduling_p95_ns = 3e6;    // P95 of per-step scheduling time
+    double launch_delay_p95_ns = 5e6;  // P95 of kernel start - its API call start
+    double nvlink_fraction = 0.90;     // P2P bytes / P2P-active time / nvlink_bandwidth
+    double gpu_share = 0.75;           // (gpu_compute + gpu_memory) / total
+};
+
+// One rule's evidence: the measured value next to the threshold it was held against.
+// `available` is false when the run lacks the data (no P2P copies, no correlated kernels,
+// no NVLink bandwidth): the rule then cannot fire and `value` is 0.
+struct RuleResult {
+    std::string name;  // "transfer_share", "scheduling_p95_ns", "launch_delay_p95_ns",
+                       // "nvlink_fraction", "gpu_share"
+    double value = 0;
+    double threshold = 0;
+    bool available = true;
+    bool fired = false;
+};
+
+struct Verdict {
+    // "transfer-bound", "scheduling-bound", "cpu-bound", "nvlink-bound", "gpu-bound", "mixed"
+    std::string primary = "mixed";
+    std::string bound_by;  // "memory" or "compute" when gpu-bound, else empty
+    std::string advice;
+    // Bytes of kernels, memsets and D2D copies / time the GPU is busy with them, as a
+    // fraction of gpu.peak_bandwidth; 0 when either is unknown.
+    double achieved_bandwidth_fraction = 0;
+    std::vector<RuleResult> rules;  // every rule, in priority order
+};
+
+struct StepSummary {
+    std::int64_t steps = 0;
+    std::int64_t total_ns = 0;  // sum of step durations (batched steps each count)
+    CategoryNs assigned_ns{};
+    CategoryNs hidden_ns{};
+    std::array<double, kCategoryCount> share{};   // assigned / total; 0 when total is 0
+    std::array<double, kCategoryCount> p95_ns{};  // P95 over steps of per-step time
+};
+
+struct PhaseSummary {
+    trace::Phase phase = trace::Phase::Decode;
+    std::int64_t count = 0;
+    double mean_ns = 0;
+    std::array<double, kCategoryCount> mean_category_ns{};
+};
+
+// Steps with floor_ns > 0 only; the step's duration is its ITL.
+struct FloorSummary {
+    Distribution distance_ns;  // duration - floor_ns
+    Distribution ratio;        // duration / floor_ns
+};
+
+struct RunAssessment {
+    StepSummary summary;
+    std::vector<PhaseSummary> phases;  // phases that occur, in enum order
+    FloorSummary floor;
+    Verdict verdict;
+};
+
+// `attributions[i]` belongs to run.steps[i] (as attribute_steps returns them).
+RunAssessment assess_run(const trace::RunData& run,
+                         const std::vector<StepAttribution>& attributions,
+                         const VerdictOptions& verdict_options = {},
+                         const AttributionOptions& attribution_options = {});
+// Attributes the steps and assesses them, building the run's coverage once.
+RunAssessment assess_run(const trace::RunData& run, const VerdictOptions& verdict_options = {},
+                         const AttributionOptions& attribution_options = {});
+
+}  // namespace tokenscope::analysis

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "capture_config.h"
+#include "store/run_writer.h"
+#include "trace/progress.h"
+
+namespace tokenscope::capture {
+
+struct Availability {
+    bool ok = false;
+    std::string reason;  // why not, in one line ("no CUDA driver found"); empty when ok
+};
+
+// One way of producing a decode run (cuda, inject, cpu, model; DESIGN.md section 8).
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    virtual std::string_view name() const = 0;
+    virtual Availability available() const = 0;
+    // Writes one run through `writer` (from StoreWriter::begin_run) and ends it:
+    // finish() on success; on any failure abandon() first, then the exception goes
+    // on: trace::Cancelled when progress returned false, std::invalid_argument
+    // naming the problem for a bad configuration. Progress counts iterations.
+    virtual void run(const CaptureConfig& config, store::RunWriter& writer,
+                     const trace::ProgressFn& progress) = 0;
+};
+
+}  // namespace tokenscope::capture

@@ -1,0 +1,29 @@
+#include "model_backend.h"
+
+#include "memory_run_writer.h"
+#include "model_simulator.h"
+#include "model_workload.h"
+
+namespace tokenscope::capture {
+
+void ModelBackend::run(const CaptureConfig& config, store::RunWriter& writer,
+                       const trace::ProgressFn& progress) {
+    try {
+        const ModelRunSpec spec = resolve_model_run(config);
+        writer.update_info(model_run_info(spec));
+        ModelSimulator(spec, writer).run(progress);
+        writer.finish();
+    } catch (...) {
+        // The writer must not keep half a run, whatever went wrong.
+        writer.abandon();
+        throw;
+    }
+}
+
+trace::RunData simulate_model_run(const CaptureConfig& config, const trace::ProgressFn& progress) {
+    MemoryRunWriter writer;
+    ModelBackend().run(config, writer, progress);
+    return writer.take();
+}
+
+}  // namespace tokenscope::capture

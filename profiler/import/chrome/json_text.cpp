@@ -1,0 +1,66 @@
+#include "json_text.h"
+
+namespace tokenscope::import::chrome {
+namespace {
+
+// Length of the valid UTF-8 sequence at text[i], or 0 when it is invalid.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+    auto b = static_cast<unsigned char>(text[i]);
+    std::size_t n = b < 0x80           ? 1
+                    : (b >> 5) == 0x6  ? 2
+                    : (b >> 4) == 0xE  ? 3
+                    : (b >> 3) == 0x1E ? 4
+                                       : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+    return n;
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += '"';
+    for (std::size_t i = 0; i < text.size();) {
+        char c = text[i];
+        auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80) {
+            std::size_t n = utf8_length(text, i);
+            if (n == 0) {
+                out += "\xEF\xBF\xBD";
+                ++i;
+            } else {
+                out.append(text, i, n);
+                i += n;
+            }
+            continue;
+        }
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            out += "\\u00";
+            out += kHex[u >> 4];
+            out += kHex[u & 15];
+        } else {
+            out += c;
+        }
+        ++i;
+    }
+    out += '"';
+}
+
+void append_microseconds(std::string& out, std::int64_t ns) {
+    std::uint64_t mag =
+        ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+    if (ns < 0) out += '-';
+    out += std::to_string(mag / 1000);
+    auto frac = static_cast<unsigned>(mag % 1000);
+    out += '.';
+    out += static_cast<char>('0' + frac / 100);
+    out += static_cast<char>('0' + frac / 10 % 10);
+    out += static_cast<char>('0' + frac % 10);
+}
+
+}  // namespace tokenscope::import::chrome

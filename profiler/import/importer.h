@@ -1,0 +1,39 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/progress.h"
+#include "trace/run_data.h"
+
+namespace tokenscope::import {
+
+struct ImportOptions {
+    // Steps come from ranges whose name matches this ECMAScript regex (NVTX
+    // ranges, user annotations); ProfilerStep#N is always recognised in Kineto.
+    std::string step_pattern = "^(ProfilerStep#\\d+|step[ _#]?\\d+|decode.*|iteration.*)$";
+};
+
+// One importer per foreign format (Perfetto's layout: one folder per format
+// behind one interface). Chosen by content, never by file extension.
+class Importer {
+  public:
+    virtual ~Importer() = default;
+    virtual std::string_view format() const = 0;  // "nsys", "kineto", "bench"
+    // Decides from the first bytes of the file (already un-gzipped when the file is gzip).
+    virtual bool accepts(std::string_view head) const = 0;
+    // A deeper check that may open the file (an SQLite head alone does not say
+    // which application wrote it). Defaults to accepts(head).
+    virtual bool accepts_file(const std::string& path, std::string_view head) const {
+        (void)path;
+        return accepts(head);
+    }
+    // Throws ImportError naming the file and the problem; trace::Cancelled on cancel.
+    // Problems that do not stop the import become diagnostics of the run.
+    virtual trace::RunData import(const std::string& path, const ImportOptions& options,
+                                  const trace::ProgressFn& progress) const = 0;
+};
+
+}  // namespace tokenscope::import

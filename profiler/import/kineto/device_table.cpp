@@ -1,0 +1,80 @@
+#include "device_table.h"
+
+#include <nlohmann/json.hpp>
+#include <utility>
+
+namespace tokenscope::import::kineto {
+namespace {
+
+template <typename T>
+T number_or(const nlohmann::json& j, const char* key, T fallback) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<T>() : fallback;
+}
+
+}  // namespace
+
+bool DeviceTable::parse(std::string_view raw_json) {
+    nlohmann::json j = nlohmann::json::parse(raw_json, nullptr, false);
+    if (!j.is_array()) return false;
+    for (const auto& d : j) {
+        if (!d.is_object()) continue;
+        Device dev;
+        dev.id = number_or<std::int64_t>(d, "id", static_cast<std::int64_t>(devices_.size()));
+        if (auto it = d.find("name"); it != d.end() && it->is_string()) dev.name = *it;
+        dev.total_global_mem = number_or<std::int64_t>(d, "totalGlobalMem", 0);
+        dev.sm_count = number_or<std::int32_t>(d, "numSms", 0);
+        dev.compute_major = number_or<std::int32_t>(d, "computeMajor", 0);
+        dev.compute_minor = number_or<std::int32_t>(d, "computeMinor", 0);
+        dev.memory_clock_khz = number_or<double>(d, "memoryClockRate", 0.0);
+        dev.bus_width_bits = number_or<double>(d, "memoryBusWidth", 0.0);
+        devices_.push_back(std::move(dev));
+    }
+    return true;
+}
+
+double DeviceTable::peak_bandwidth(std::string_view name, double memory_clock_khz,
+                                   double bus_width_bits) {
+    // Double data rate: two transfers per memory clock.
+    if (memory_clock_khz > 0 && bus_width_bits > 0)
+        return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8.0;
+    // Datasheet figures; more specific names first.
+    static const std::pair<std::string_view, double> kKnown[] = {
+        {"H200", 4.8e12},        {"H100 PCIe", 2.0e12},
+        {"H100", 3.35e12},       {"A100-SXM4-80GB", 2.039e12},
+        {"A100 80GB", 1.935e12}, {"A100", 1.555e12},
+        {"V100", 0.9e12},        {"L40S", 0.864e12},
+        {"A10G", 0.6e12},        {"T4", 0.32e12},
+    };
+    for (const auto& [pattern, bandwidth] : kKnown)
+        if (name.find(pattern) != std::string_view::npos) return bandwidth;
+    return 0.0;
+}
+
+trace::GpuInfo DeviceTable::gpu(std::int64_t device) const {
+    trace::GpuInfo info;
+    if (devices_.empty()) return info;
+    const Device* chosen = &devices_.front();
+    for (const auto& d : devices_)
+        if (d.id == device) chosen = &d;
+    info.name = chosen->name;
+    info.sm_count = chosen->sm_count;
+    info.peak_bandwidth =
+        peak_bandwidth(chosen->name, chosen->memory_clock_khz, chosen->bus_width_bits);
+    return info;
+}
+
+std::string DeviceTable::json() const {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& d : devices_) {
+        out.push_back({{"id", d.id},
+                       {"name", d.name},
+                       {"totalGlobalMem", d.total_global_mem},
+                       {"numSms", d.sm_count},
+                       {"computeMajor", d.compute_major},
+                       {"computeMinor", d.compute_minor}});
+    }
+    return out.dump();
+}
+
+}  // namespace tokenscope::import::kineto

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "device_table.h"
+#include "kernel_launch.h"
+#include "lane_registry.h"
+#include "trace/run_data.h"
+#include "trace_reader.h"
+
+namespace tokenscope::import::kineto {
+
+// What a Kineto event's "cat" says it is; older Kineto versions capitalise
+// ("Kernel", "Runtime"), so matching ignores case.
+enum class Category : std::uint8_t {
+    Kernel,
+    Memcpy,
+    Memset,
+    Runtime,
+    Driver,
+    CpuOp,
+    UserAnnotation,
+    GpuUserAnnotation,
+    PythonFunction,
+    Unknown
+};
+Category category_of(std::string_view cat);
+
+// Turns trace events into a RunData: lanes, activities, steps, counters and
+// diagnostics. Times stay relative to the file's ts until finish() adds
+// baseTimeNanoseconds, which Kineto may write after the events.
+class KinetoBuilder : public TraceHandler {
+  public:
+    explicit KinetoBuilder(const std::string& step_pattern);
+
+    void on_event(const KinetoEvent& e) override;
+    bool wants_member(std::string_view key) const override;
+    void on_member(std::string_view key, std::string_view raw_json) override;
+
+    trace::RunData finish(std::vector<KernelLaunch>* launches);
+    std::int64_t events() const { return events_; }
+    std::int64_t flow_events() const { return static_cast<std::int64_t>(flows_.size()); }
+    std::int64_t flows_bound() const { return flows_bound_; }
+    trace::RunData& run() { return run_; }
+
+  private:
+    struct Open {  // a "B" event waiting for its "E"
+        std::int64_t start;
+        std::uint32_t name;
+        std::string cat;
+    };
+    struct Flow {
+        std::int64_t pid, tid, ts, id;
+        bool start;
+    };
+    struct Span {
+        Category cat;
+        std::string_view cat_text;
+        std::uint32_t name;
+        std::int64_t pid, tid, start, end;
+    };
+
+    void complete(const Span& s, const KinetoEvent* args);
+    void begin_end(const KinetoEvent& e, std::int64_t pid, std::int64_t tid, std::int64_t ts);
+    void metadata(const KinetoEvent& e, std::int64_t pid, std::int64_t tid);
+    void counter(const KinetoEvent& e, std::int64_t pid, std::int64_t ts);
+    void marker(const KinetoEvent& e, std::int64_t pid, std::int64_t tid, std::int64_t ts);
+    void maybe_step(std::uint32_t name, std::int64_t start, std::int64_t end, bool annotation);
+    void malformed(std::string_view why);
+    void link_flows();
+    void close_open_ranges();
+    void shift_times(std::int64_t base);
+
+    trace::RunData run_;
+    LaneRegistry lanes_;
+    DeviceTable devices_;
+    std::regex step_regex_;
+    std::unordered_map<std::uint32_t, std::optional<std::int32_t>> step_names_;
+    std::int32_t pattern_steps_ = 0;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Open>> open_;
+    std::vector<Flow> flows_;
+    std::vector<std::uint32_t> external_ids_;  // parallel to run_.activities
+    std::vector<KernelLaunch> launches_;
+    std::map<std::string, std::int64_t> unknown_categories_;
+    std::map<std::string, std::string> members_;  // raw JSON of kept top-level members
+    std::int64_t base_time_ns_ = 0;
+    bool any_correlation_ = false;
+    std::int64_t ignored_flows_ = 0;
+    std::int64_t events_ = 0;
+    std::int64_t flows_bound_ = 0;
+    std::int64_t unsupported_phases_ = 0;
+};
+
+}  // namespace tokenscope::import::kineto

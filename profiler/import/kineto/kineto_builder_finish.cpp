@@ -1,0 +1,173 @@
+// KinetoBuilder's end-of-file work: everything that needs the whole trace.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "kineto_builder.h"
+
+namespace tokenscope::import::kineto {
+namespace {
+
+bool is_api(const trace::Activity& a) {
+    return a.kind == trace::ActivityKind::Api || a.kind == trace::ActivityKind::Sync;
+}
+bool is_gpu_work(const trace::Activity& a) {
+    return a.kind == trace::ActivityKind::Kernel || a.kind == trace::ActivityKind::Memcpy ||
+           a.kind == trace::ActivityKind::Memset;
+}
+
+// Activities of one kind group, ordered by (lane, start), for flow binding.
+std::vector<std::uint32_t> index_by_lane(const std::vector<trace::Activity>& acts,
+                                         bool (*keep)(const trace::Activity&)) {
+    std::vector<std::uint32_t> idx;
+    for (std::uint32_t i = 0; i < acts.size(); ++i)
+        if (keep(acts[i])) idx.push_back(i);
+    std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::tie(acts[a].lane, acts[a].start_ns) < std::tie(acts[b].lane, acts[b].start_ns);
+    });
+    return idx;
+}
+
+// The activity on `lane` whose [start, end] holds ts (the latest starting one).
+std::optional<std::uint32_t> enclosing(const std::vector<trace::Activity>& acts,
+                                       const std::vector<std::uint32_t>& idx, std::uint16_t lane,
+                                       std::int64_t ts) {
+    auto it =
+        std::upper_bound(idx.begin(), idx.end(), std::make_pair(lane, ts),
+                         [&](const std::pair<std::uint16_t, std::int64_t>& key, std::uint32_t i) {
+                             return key < std::make_pair(acts[i].lane, acts[i].start_ns);
+                         });
+    if (it == idx.begin()) return std::nullopt;
+    std::uint32_t i = *(it - 1);
+    if (acts[i].lane != lane || acts[i].end_ns < ts) return std::nullopt;
+    return i;
+}
+
+}  // namespace
+
+// ac2g flows tie a runtime call ("s", on the CPU thread) to the GPU work it
+// launched ("f", on the stream, bound to the enclosing slice). Where the events
+// carry args.correlation already, the flow agrees with it and changes nothing.
+void KinetoBuilder::link_flows() {
+    auto& acts = run_.activities;
+    const auto api = index_by_lane(acts, is_api);
+    const auto gpu = index_by_lane(acts, is_gpu_work);
+    std::int64_t unbound = 0;
+    for (const Flow& f : flows_) {
+        std::optional<std::uint32_t> hit;
+        if (!f.start) {
+            if (auto lane = lanes_.find(LaneClass::Gpu, f.pid, f.tid))
+                hit = enclosing(acts, gpu, *lane, f.ts);
+        }
+        if (!hit) {
+            if (auto lane = lanes_.find(LaneClass::Cpu, f.pid, f.tid))
+                hit = enclosing(acts, api, *lane, f.ts);
+        }
+        if (!hit) {
+            ++unbound;
+            continue;
+        }
+        ++flows_bound_;
+        if (acts[*hit].correlation == 0) {
+            acts[*hit].correlation = static_cast<std::uint32_t>(f.id);
+            any_correlation_ = true;
+        }
+    }
+    if (unbound > 0)
+        run_.count_diagnostic("kineto_unbound_flows", trace::Severity::Info,
+                              static_cast<double>(unbound),
+                              "ac2g flow events with no runtime call or GPU activity at their "
+                              "time on their thread or stream");
+    if (any_correlation_) return;
+    // No correlation ids at all (very old traces): the External id still ties a
+    // runtime call to its kernels, so it stands in.
+    std::int64_t used = 0;
+    for (std::size_t i = 0; i < acts.size(); ++i) {
+        if ((is_api(acts[i]) || is_gpu_work(acts[i])) && external_ids_[i] != 0) {
+            acts[i].correlation = external_ids_[i];
+            ++used;
+        }
+    }
+    if (used > 0)
+        run_.count_diagnostic("kineto_correlation_from_external_id", trace::Severity::Info,
+                              static_cast<double>(used),
+                              "no correlation ids in the trace; External id used instead");
+}
+
+void KinetoBuilder::close_open_ranges() {
+    std::int64_t open = 0;
+    for (const auto& [key, stack] : open_) open += static_cast<std::int64_t>(stack.size());
+    if (open > 0)
+        run_.count_diagnostic("kineto_unclosed_begin", trace::Severity::DataLoss,
+                              static_cast<double>(open),
+                              "\"B\" events never closed by an \"E\", skipped");
+}
+
+void KinetoBuilder::shift_times(std::int64_t base) {
+    if (base == 0) return;
+    for (auto& a : run_.activities) {
+        a.start_ns += base;
+        a.end_ns += base;
+    }
+    for (auto& s : run_.steps) {
+        s.start_ns += base;
+        s.end_ns += base;
+    }
+    for (auto& c : run_.counters) c.time_ns += base;
+}
+
+trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
+    close_open_ranges();
+    link_flows();
+    shift_times(base_time_ns_);
+    std::vector<std::uint16_t> remap = lanes_.finish(run_);
+    for (auto& a : run_.activities) a.lane = remap[a.lane];
+    for (auto& c : run_.counters) c.lane = remap[c.lane];
+
+    auto& steps = run_.steps;
+    std::sort(steps.begin(), steps.end(), [](const trace::Step& a, const trace::Step& b) {
+        return std::tie(a.start_ns, a.index, a.end_ns) < std::tie(b.start_ns, b.index, b.end_ns);
+    });
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+
+    if (!unknown_categories_.empty()) {
+        std::int64_t total = 0;
+        std::string text = "events of categories the importer does not know, kept as ranges:";
+        for (const auto& [cat, n] : unknown_categories_) {
+            total += n;
+            text +=
+                " " + (cat.empty() ? std::string("(none)") : cat) + " (" + std::to_string(n) + ")";
+        }
+        run_.count_diagnostic("kineto_unknown_category", trace::Severity::Info,
+                              static_cast<double>(total), text);
+    }
+    if (ignored_flows_ > 0)
+        run_.count_diagnostic("kineto_ignored_flows", trace::Severity::Info,
+                              static_cast<double>(ignored_flows_),
+                              "flow events other than ac2g (e.g. fwdbwd) are not used");
+    if (unsupported_phases_ > 0)
+        run_.count_diagnostic("kineto_unsupported_phase", trace::Severity::Info,
+                              static_cast<double>(unsupported_phases_),
+                              "events of phases other than X, B/E, i, C, M, s/f skipped");
+
+    std::int64_t device = -1;
+    for (const auto& lane : run_.lanes)
+        if (lane.kind == trace::LaneKind::GpuStream && (device < 0 || lane.device < device))
+            device = lane.device;
+    run_.info.gpu = devices_.gpu(device < 0 ? 0 : device);
+
+    nlohmann::json workload = {{"format", "kineto"}};
+    for (const auto& [key, raw] : members_) {
+        nlohmann::json v = nlohmann::json::parse(raw, nullptr, false);
+        if (!v.is_discarded()) workload[key] = v;
+    }
+    if (!devices_.empty()) workload["devices"] = nlohmann::json::parse(devices_.json());
+    if (base_time_ns_ != 0) workload["baseTimeNanoseconds"] = base_time_ns_;
+    if (auto it = workload.find("host_name"); it != workload.end() && it->is_string())
+        run_.info.host = *it;
+    run_.info.workload_json = workload.dump();
+    run_.info.complete = true;
+    if (launches) *launches = std::move(launches_);
+    return std::move(run_);
+}
+
+}  // namespace tokenscope::import::kineto

@@ -1,0 +1,198 @@
+#include "nsys_cuda_reader.h"
+
+#include "nsys_database.h"
+#include "nsys_lane_map.h"
+#include "nsys_progress.h"
+#include "nsys_schema.h"
+#include "nsys_strings.h"
+
+namespace tokenscope::import {
+namespace {
+
+using trace::Activity;
+using trace::ActivityKind;
+
+constexpr const char* kRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME";
+constexpr const char* kKernel = "CUPTI_ACTIVITY_KIND_KERNEL";
+constexpr const char* kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
+constexpr const char* kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
+constexpr const char* kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+
+std::int8_t device_of(std::int64_t id) {
+    return id >= 0 && id < 128 ? static_cast<std::int8_t>(id) : std::int8_t{-1};
+}
+
+}  // namespace
+
+NsysCudaReader::NsysCudaReader(const NsysDatabase& db, const NsysSchema& schema,
+                               NsysStrings& strings, NsysLaneMap& lanes, NsysProgress& progress,
+                               trace::RunData& run)
+    : db_(db), schema_(schema), strings_(strings), lanes_(lanes), progress_(progress), run_(run) {
+    if (db_.has_column(kRuntime, "globalTid")) {
+        int processes = 0;
+        db_.for_each_row(
+            std::string("SELECT COUNT(DISTINCT (globalTid >> 24) & 16777215) FROM ") + kRuntime,
+            [&processes](sqlite3_stmt* s) {
+                processes = sqlite3_column_int(s, 0);
+                return false;
+            });
+        multi_process_ = processes > 1;
+    }
+}
+
+void NsysCudaReader::read_all() {
+    read_runtime();
+    read_kernels();
+    read_memcpys();
+    read_memsets();
+    read_syncs();
+}
+
+std::uint32_t NsysCudaReader::correlation(std::int64_t global_id, std::int64_t correlation_id) {
+    if (correlation_id <= 0) return 0;
+    if (!multi_process_) return static_cast<std::uint32_t>(correlation_id);
+    std::uint64_t key = (static_cast<std::uint64_t>(NsysLaneMap::pid_of(global_id)) << 32) |
+                        static_cast<std::uint32_t>(correlation_id);
+    auto [it, fresh] = remap_.emplace(key, static_cast<std::uint32_t>(remap_.size() + 1));
+    (void)fresh;
+    return it->second;
+}
+
+void NsysCudaReader::read_runtime() {
+    if (!db_.has_table(kRuntime)) return;
+    bool keep_lanes = db_.has_table(kSync);
+    std::string sql = "SELECT start, end, " + db_.column_or(kRuntime, "globalTid", "0") + ", " +
+                      db_.column_or(kRuntime, "correlationId", "0") + ", nameId FROM " + kRuntime;
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a;
+        a.start_ns = sqlite3_column_int64(s, 0);
+        a.end_ns = sqlite3_column_int64(s, 1);
+        std::int64_t tid = sqlite3_column_int64(s, 2);
+        a.lane = lanes_.thread(tid);
+        a.correlation = correlation(tid, sqlite3_column_int64(s, 3));
+        a.name = strings_.intern_api(sqlite3_column_int64(s, 4));
+        a.kind = ActivityKind::Api;
+        push(a);
+        if (keep_lanes && a.correlation != 0) api_lane_.emplace(a.correlation, a.lane);
+        progress_.row();
+        return true;
+    });
+}
+
+void NsysCudaReader::read_kernels() {
+    if (!db_.has_table(kKernel)) return;
+    // demangledName is what Nsight and Kineto show; shortName drops template arguments.
+    std::string name = db_.has_column(kKernel, "demangledName") ? "demangledName" : "shortName";
+    std::string sql = "SELECT start, end, deviceId, streamId, " +
+                      db_.column_or(kKernel, "correlationId", "0") + ", " +
+                      db_.column_or(kKernel, "globalPid", "0") + ", " + name + " FROM " + kKernel;
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a;
+        a.start_ns = sqlite3_column_int64(s, 0);
+        a.end_ns = sqlite3_column_int64(s, 1);
+        std::int64_t device = sqlite3_column_int64(s, 2);
+        std::int64_t pid = sqlite3_column_int64(s, 5);
+        a.device = device_of(device);
+        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
+        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        a.name = strings_.intern(sqlite3_column_int64(s, 6));
+        a.kind = ActivityKind::Kernel;
+        push(a);
+        progress_.row();
+        return true;
+    });
+}
+
+void NsysCudaReader::read_memcpys() {
+    if (!db_.has_table(kMemcpy)) return;
+    std::string sql =
+        "SELECT start, end, deviceId, streamId, " + db_.column_or(kMemcpy, "correlationId", "0") +
+        ", " + db_.column_or(kMemcpy, "globalPid", "0") + ", bytes, copyKind FROM " + kMemcpy;
+    std::unordered_map<std::int64_t, std::uint32_t> names;
+    std::int64_t unknown = 0;
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a;
+        a.start_ns = sqlite3_column_int64(s, 0);
+        a.end_ns = sqlite3_column_int64(s, 1);
+        std::int64_t device = sqlite3_column_int64(s, 2);
+        std::int64_t pid = sqlite3_column_int64(s, 5);
+        a.device = device_of(device);
+        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
+        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        a.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
+        std::int64_t kind = sqlite3_column_int64(s, 7);
+        auto copy = schema_.copy_kind(kind);
+        if (!copy) ++unknown;
+        a.copy = copy.value_or(trace::CopyKind::None);
+        auto it = names.find(kind);
+        if (it == names.end())
+            it = names.emplace(kind, run_.strings.intern(schema_.copy_label(kind))).first;
+        a.name = it->second;
+        a.kind = ActivityKind::Memcpy;
+        push(a);
+        progress_.row();
+        return true;
+    });
+    if (unknown > 0)
+        run_.count_diagnostic("unknown_copy_kind", trace::Severity::DataLoss,
+                              static_cast<double>(unknown),
+                              "copies whose copyKind is not a known CUDA memcpy kind; imported "
+                              "with copy kind none, so attribution cannot place them");
+}
+
+void NsysCudaReader::read_memsets() {
+    if (!db_.has_table(kMemset)) return;
+    std::string sql = "SELECT start, end, deviceId, streamId, " +
+                      db_.column_or(kMemset, "correlationId", "0") + ", " +
+                      db_.column_or(kMemset, "globalPid", "0") + ", " +
+                      db_.column_or(kMemset, "bytes", "0") + " FROM " + kMemset;
+    std::uint32_t name = run_.strings.intern("[CUDA memset]");
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a;
+        a.start_ns = sqlite3_column_int64(s, 0);
+        a.end_ns = sqlite3_column_int64(s, 1);
+        std::int64_t device = sqlite3_column_int64(s, 2);
+        std::int64_t pid = sqlite3_column_int64(s, 5);
+        a.device = device_of(device);
+        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
+        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        a.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
+        a.name = name;
+        a.kind = ActivityKind::Memset;
+        push(a);
+        progress_.row();
+        return true;
+    });
+}
+
+// CUPTI synchronization records are the host blocking in a sync call: they go
+// on the thread of that call (matched by correlation), else a per-process lane.
+void NsysCudaReader::read_syncs() {
+    if (!db_.has_table(kSync)) return;
+    std::string sql = "SELECT start, end, deviceId, " + db_.column_or(kSync, "correlationId", "0") +
+                      ", " + db_.column_or(kSync, "globalPid", "0") + ", " +
+                      db_.column_or(kSync, "syncType", "0") + " FROM " + kSync;
+    std::unordered_map<std::int64_t, std::uint32_t> names;
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a;
+        a.start_ns = sqlite3_column_int64(s, 0);
+        a.end_ns = sqlite3_column_int64(s, 1);
+        a.device = device_of(sqlite3_column_int64(s, 2));
+        std::int64_t pid = sqlite3_column_int64(s, 4);
+        a.correlation = correlation(pid, sqlite3_column_int64(s, 3));
+        auto lane = api_lane_.find(a.correlation);
+        // A global id with tid 0 stands for "some thread of this process".
+        a.lane = lane != api_lane_.end() ? lane->second : lanes_.thread(pid & ~0xFFFFFFll);
+        std::int64_t type = sqlite3_column_int64(s, 5);
+        auto it = names.find(type);
+        if (it == names.end())
+            it = names.emplace(type, run_.strings.intern(schema_.sync_label(type))).first;
+        a.name = it->second;
+        a.kind = ActivityKind::Sync;
+        push(a);
+        progress_.row();
+        return true;
+    });
+}
+
+}  // namespace tokenscope::import

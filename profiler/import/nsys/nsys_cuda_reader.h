@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "trace/run_data.h"
+
+namespace tokenscope::import {
+
+class NsysDatabase;
+class NsysLaneMap;
+class NsysProgress;
+class NsysSchema;
+class NsysStrings;
+
+// Reads the CUPTI activity tables: runtime API calls, kernels, copies,
+// memsets and synchronization. Correlation ids link each kernel or copy to
+// the API call that launched it; they are unique per process only, so a
+// multi-process export gets fresh run-wide ids.
+class NsysCudaReader {
+  public:
+    NsysCudaReader(const NsysDatabase& db, const NsysSchema& schema, NsysStrings& strings,
+                   NsysLaneMap& lanes, NsysProgress& progress, trace::RunData& run);
+
+    void read_all();
+
+  private:
+    void read_runtime();
+    void read_kernels();
+    void read_memcpys();
+    void read_memsets();
+    void read_syncs();
+    std::uint32_t correlation(std::int64_t global_id, std::int64_t correlation_id);
+    void push(const trace::Activity& a) { run_.activities.push_back(a); }
+
+    const NsysDatabase& db_;
+    const NsysSchema& schema_;
+    NsysStrings& strings_;
+    NsysLaneMap& lanes_;
+    NsysProgress& progress_;
+    trace::RunData& run_;
+    bool multi_process_ = false;
+    std::unordered_map<std::uint64_t, std::uint32_t> remap_;     // (pid, correlation) -> run id
+    std::unordered_map<std::uint32_t, std::uint16_t> api_lane_;  // for synchronization records
+};
+
+}  // namespace tokenscope::import

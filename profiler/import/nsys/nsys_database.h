@@ -1,0 +1,53 @@
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace tokenscope::import {
+
+// A read-only, immutable view of an Nsight Systems SQLite export: the source
+// file is never written, locked or given a journal (DESIGN.md section 9).
+// Column probing lets one query text serve old and new export schemas.
+class NsysDatabase {
+  public:
+    explicit NsysDatabase(const std::string& path);
+    ~NsysDatabase();
+    NsysDatabase(const NsysDatabase&) = delete;
+    NsysDatabase& operator=(const NsysDatabase&) = delete;
+
+    bool has_table(std::string_view table) const;
+    bool has_column(std::string_view table, std::string_view column) const;
+    // `column` when the table has it, else the SQL literal `fallback`.
+    std::string column_or(std::string_view table, std::string_view column,
+                          std::string_view fallback) const;
+    std::int64_t count_rows(std::string_view table) const;  // 0 when the table is absent
+
+    // Runs a query and calls fn(stmt) per row; fn returns false to stop early.
+    template <typename Fn>
+    void for_each_row(const std::string& sql, Fn&& fn) const {
+        sqlite3_stmt* stmt = prepare(sql);
+        int rc;
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+            if (!fn(stmt)) break;
+        finish(stmt, rc, sql);
+    }
+
+    const std::string& path() const { return path_; }
+    sqlite3* handle() const { return db_; }
+
+  private:
+    sqlite3_stmt* prepare(const std::string& sql) const;
+    void finish(sqlite3_stmt* stmt, int rc, const std::string& sql) const;
+    void load_tables();
+
+    std::string path_;
+    sqlite3* db_ = nullptr;
+    std::unordered_set<std::string> tables_;
+};
+
+}  // namespace tokenscope::import

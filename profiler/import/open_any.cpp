@@ -1,0 +1,89 @@
+#include "open_any.h"
+
+#include <algorithm>
+
+#include "file_source.h"
+#include "importer_registry.h"
+#include "store/schema.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
+
+namespace tokenscope::import {
+namespace {
+
+constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+// Scale of the combined progress of import_files: each input gets one share.
+constexpr std::int64_t kShare = 1000;
+
+// Maps one stage's (done, total) into [base, base + span) of an outer range.
+trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base, std::int64_t span,
+                               std::int64_t total) {
+    if (!outer) return {};
+    return [&outer, base, span, total](std::int64_t done, std::int64_t of) {
+        std::int64_t part = of > 0 ? span * std::min(done, of) / of : 0;
+        return outer(base + part, total);
+    };
+}
+
+std::vector<trace::RunData> read_store(const std::string& path, const trace::ProgressFn& progress) {
+    store::StoreReader reader(path);
+    auto runs = reader.runs();
+    std::vector<trace::RunData> out;
+    auto n = static_cast<std::int64_t>(runs.size());
+    for (std::int64_t i = 0; i < n; ++i) {
+        auto p = sub_progress(progress, i * kShare, kShare, n * kShare);
+        out.push_back(reader.load_run(runs[static_cast<std::size_t>(i)].info.id, p));
+    }
+    return out;
+}
+
+}  // namespace
+
+bool is_tokenscope_head(std::string_view head) {
+    if (head.size() < 72 || !head.starts_with(kSqliteMagic)) return false;
+    // The SQLite header stores PRAGMA application_id big-endian at offset 68.
+    std::uint32_t id = 0;
+    for (int i = 68; i < 72; ++i) id = (id << 8) | static_cast<unsigned char>(head[i]);
+    return id == static_cast<std::uint32_t>(store::kApplicationId);
+}
+
+std::vector<trace::RunData> open_any(const std::string& path, const ImportOptions& options,
+                                     const trace::ProgressFn& progress) {
+    std::string head;
+    {
+        FileSource source(path);  // the clear errors for missing, empty and directory paths
+        head = std::string(source.head(ImporterRegistry::kHeadBytes));
+    }
+    if (is_tokenscope_head(head)) return read_store(path, progress);
+    const Importer& importer = default_registry().pick(path);
+    std::vector<trace::RunData> runs;
+    runs.push_back(importer.import(path, options, progress));
+    return runs;
+}
+
+std::vector<std::int64_t> import_files(const std::vector<std::string>& inputs,
+                                       const std::string& out_path, const ImportOptions& options,
+                                       const trace::ProgressFn& progress) {
+    std::vector<std::int64_t> ids;
+    if (inputs.empty()) return ids;
+    auto n = static_cast<std::int64_t>(inputs.size());
+    // Reading every input before creating the output means a bad input
+    // leaves no new (empty) .tokenscope file behind.
+    std::vector<std::vector<trace::RunData>> all;
+    for (std::int64_t i = 0; i < n; ++i)
+        all.push_back(open_any(inputs[static_cast<std::size_t>(i)], options,
+                               sub_progress(progress, i * kShare, kShare / 2, n * kShare)));
+    store::StoreWriter writer(out_path);
+    for (std::int64_t i = 0; i < n; ++i) {
+        auto& runs = all[static_cast<std::size_t>(i)];
+        for (auto& run : runs) {
+            run.info.id = 0;
+            ids.push_back(writer.write_run(
+                run, sub_progress(progress, i * kShare + kShare / 2, kShare / 2, n * kShare)));
+        }
+        runs.clear();  // frees the run as soon as it is stored
+    }
+    return ids;
+}
+
+}  // namespace tokenscope::import

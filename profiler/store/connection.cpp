@@ -1,0 +1,65 @@
+#include "connection.h"
+
+#include <sqlite3.h>
+
+#include "statement.h"
+#include "store_error.h"
+
+namespace tokenscope::store::detail {
+
+Connection::Connection(const std::string& path, bool read_only) : path_(path) {
+    int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw StoreError(path, "cannot open: " + msg);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    // A capture writer holds the write lock only briefly per commit; wait rather than fail.
+    sqlite3_busy_timeout(db_, 5000);
+}
+
+Connection::~Connection() {
+    sqlite3_close_v2(db_);
+}
+
+void Connection::exec(const char* sql) const {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string msg = err ? err : sqlite3_errmsg(db_);
+        sqlite3_free(err);
+        fail(msg);
+    }
+}
+
+long long Connection::last_insert_rowid() const {
+    return sqlite3_last_insert_rowid(db_);
+}
+
+bool Connection::in_transaction() const {
+    return sqlite3_get_autocommit(db_) == 0;
+}
+
+void Connection::rollback() const noexcept {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+bool Connection::try_exec(const char* sql) const noexcept {
+    return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+long long Connection::query_int(const char* sql) const {
+    Statement st(*this, sql);
+    return st.step() ? st.int64(0) : 0;
+}
+
+void Connection::fail(std::string_view what) const {
+    int code = sqlite3_errcode(db_) & 0xff;
+    if (code == SQLITE_NOTADB) throw StoreError(path_, "not a SQLite database");
+    if (code == SQLITE_CORRUPT) throw StoreError(path_, "corrupt file: " + std::string(what));
+    throw StoreError(path_, std::string(what));
+}
+
+}  // namespace tokenscope::store::detail

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+
+namespace tokenscope::store::detail {
+
+// Owns one sqlite3 handle; every failure becomes a StoreError naming the file.
+class Connection {
+  public:
+    Connection(const std::string& path, bool read_only);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    sqlite3* get() const { return db_; }
+    const std::string& path() const { return path_; }
+
+    void exec(const char* sql) const;
+    // For best-effort statements in destructors: false instead of a throw.
+    bool try_exec(const char* sql) const noexcept;
+    long long last_insert_rowid() const;
+    bool in_transaction() const;
+    // Runs a query returning one integer (PRAGMA user_version and the like).
+    long long query_int(const char* sql) const;
+    // Rolls back an open transaction, ignoring errors: used while another error unwinds.
+    void rollback() const noexcept;
+    [[noreturn]] void fail(std::string_view what) const;
+
+  private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
+};
+
+}  // namespace tokenscope::store::detail

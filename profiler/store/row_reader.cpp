@@ -1,0 +1,91 @@
+#include "row_reader.h"
+
+#include <string>
+
+#include "connection.h"
+#include "store_error.h"
+
+namespace tokenscope::store::detail {
+
+template <typename E>
+E RowReader::parse(std::optional<E> value, std::string_view text, const char* column) const {
+    if (!value)
+        throw StoreError(conn_.path(), "corrupt file: unknown value '" + std::string(text) +
+                                           "' in column " + column);
+    return *value;
+}
+
+trace::RunInfo RowReader::run_info(const Statement& st, int c) const {
+    trace::RunInfo info;
+    info.name = st.text(c);
+    info.source = parse(trace::source_from_string(st.text(c + 1)), st.text(c + 1), "run.source");
+    info.created_ns = st.int64(c + 2);
+    info.host = st.text(c + 3);
+    trace::GpuInfo& g = info.gpu;
+    g.name = st.text(c + 4);
+    g.sm_count = static_cast<std::int32_t>(st.int64(c + 5));
+    g.peak_bandwidth = st.real(c + 6);
+    g.peak_flops = st.real(c + 7);
+    g.pcie_generation = static_cast<std::int32_t>(st.int64(c + 8));
+    g.pcie_width = static_cast<std::int32_t>(st.int64(c + 9));
+    g.nvlink_links = static_cast<std::int32_t>(st.int64(c + 10));
+    g.nvlink_bandwidth = st.real(c + 11);
+    info.driver_version = st.text(c + 12);
+    info.cuda_version = st.text(c + 13);
+    info.workload_json = st.text(c + 14);
+    info.clock =
+        parse(trace::clock_domain_from_string(st.text(c + 15)), st.text(c + 15), "run.clock");
+    return info;
+}
+
+trace::Lane RowReader::lane(const Statement& st) const {
+    trace::Lane l;
+    l.kind = parse(trace::lane_kind_from_string(st.text(0)), st.text(0), "lane.kind");
+    l.device = static_cast<std::int32_t>(st.int64(1));
+    l.process = st.int64(2);
+    l.native_id = st.int64(3);
+    l.name = st.text(4);
+    return l;
+}
+
+trace::Step RowReader::step(const Statement& st) const {
+    trace::Step s;
+    s.request = st.int64(0);
+    s.index = static_cast<std::int32_t>(st.int64(1));
+    s.phase = parse(trace::phase_from_string(st.text(2)), st.text(2), "step.phase");
+    s.start_ns = st.int64(3);
+    s.end_ns = st.int64(4);
+    s.floor_ns = st.int64(5);
+    return s;
+}
+
+trace::Request RowReader::request(const Statement& st) {
+    trace::Request r;
+    r.id = st.int64(0);
+    r.arrival_ns = st.int64(1);
+    r.first_token_ns = st.int64(2);
+    r.done_ns = st.int64(3);
+    r.input_len = static_cast<std::int32_t>(st.int64(4));
+    r.output_len = static_cast<std::int32_t>(st.int64(5));
+    r.failed = st.int64(6) != 0;
+    return r;
+}
+
+trace::CounterSample RowReader::counter(const Statement& st) {
+    trace::CounterSample c;
+    c.lane = static_cast<std::uint16_t>(st.int64(0));
+    c.time_ns = st.int64(1);
+    c.value = st.real(2);
+    return c;
+}
+
+trace::Diagnostic RowReader::diagnostic(const Statement& st) const {
+    trace::Diagnostic d;
+    d.name = st.text(0);
+    d.severity = parse(trace::severity_from_string(st.text(1)), st.text(1), "diagnostic.severity");
+    d.value = st.real(2);
+    d.text = st.text(3);
+    return d;
+}
+
+}  // namespace tokenscope::store::detail

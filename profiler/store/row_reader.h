@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "statement.h"
+#include "trace/counter_sample.h"
+#include "trace/diagnostic.h"
+#include "trace/lane.h"
+#include "trace/request.h"
+#include "trace/run_info.h"
+#include "trace/step.h"
+
+namespace tokenscope::store::detail {
+
+class Connection;
+
+// Turns result rows back into model types; enum columns hold text names, and a
+// name this build does not know is reported as a corrupt value, naming the column.
+class RowReader {
+  public:
+    explicit RowReader(const Connection& conn) : conn_(conn) {}
+
+    // Reads kRunColumns starting at column `first`.
+    trace::RunInfo run_info(const Statement& st, int first) const;
+    // Columns: kind, device, process, native_id, name.
+    trace::Lane lane(const Statement& st) const;
+    // Columns: request, idx, phase, start_ns, end_ns, floor_ns.
+    trace::Step step(const Statement& st) const;
+    // Columns: id, arrival_ns, first_token_ns, done_ns, input_len, output_len, failed.
+    static trace::Request request(const Statement& st);
+    // Columns: lane, time_ns, value.
+    static trace::CounterSample counter(const Statement& st);
+    // Columns: name, severity, value, text.
+    trace::Diagnostic diagnostic(const Statement& st) const;
+
+  private:
+    template <typename E>
+    E parse(std::optional<E> value, std::string_view text, const char* column) const;
+
+    const Connection& conn_;
+};
+
+}  // namespace tokenscope::store::detail

@@ -1,0 +1,174 @@
+#include "schema.h"
+
+#include <cstdio>
+#include <string>
+
+#include "connection.h"
+#include "store_error.h"
+
+namespace tokenscope::store::detail {
+namespace {
+
+// Enums are stored as their text names so the file reads well in the sqlite3 shell.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE run (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_ns INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    gpu_name TEXT NOT NULL,
+    gpu_sm_count INTEGER NOT NULL,
+    gpu_peak_bandwidth REAL NOT NULL,
+    gpu_peak_flops REAL NOT NULL,
+    gpu_pcie_generation INTEGER NOT NULL,
+    gpu_pcie_width INTEGER NOT NULL,
+    gpu_nvlink_links INTEGER NOT NULL,
+    gpu_nvlink_bandwidth REAL NOT NULL,
+    driver_version TEXT NOT NULL,
+    cuda_version TEXT NOT NULL,
+    workload_json TEXT NOT NULL,
+    clock TEXT NOT NULL DEFAULT 'monotonic_raw',
+    complete INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE lane (
+    run_id INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    device INTEGER NOT NULL,
+    process INTEGER NOT NULL,
+    native_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE string (
+    run_id INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+CREATE TABLE activity_chunk (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    start_min INTEGER NOT NULL,
+    start_max INTEGER NOT NULL,
+    end_max INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX activity_chunk_by_lane ON activity_chunk (run_id, lane, start_min);
+CREATE TABLE step (
+    run_id INTEGER NOT NULL,
+    request INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    phase TEXT NOT NULL,
+    start_ns INTEGER NOT NULL,
+    end_ns INTEGER NOT NULL,
+    floor_ns INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX step_by_request ON step (run_id, request, idx);
+CREATE TABLE request (
+    run_id INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    arrival_ns INTEGER NOT NULL,
+    first_token_ns INTEGER NOT NULL,
+    done_ns INTEGER NOT NULL,
+    input_len INTEGER NOT NULL,
+    output_len INTEGER NOT NULL,
+    failed INTEGER NOT NULL
+);
+CREATE INDEX request_by_run ON request (run_id, id);
+CREATE TABLE counter_sample (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    time_ns INTEGER NOT NULL,
+    value REAL NOT NULL
+);
+CREATE INDEX counter_sample_by_lane ON counter_sample (run_id, lane, time_ns);
+CREATE TABLE diagnostic (
+    run_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    value REAL NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX diagnostic_by_run ON diagnostic (run_id);
+)sql";
+
+// Version 1 -> 2: counter samples, per-step roofline floor, run clock domain.
+// Old runs predate clock tracking; their timestamps were host CLOCK_MONOTONIC_RAW.
+constexpr const char* kMigrate1To2 = R"sql(
+ALTER TABLE run ADD COLUMN clock TEXT NOT NULL DEFAULT 'monotonic_raw';
+ALTER TABLE step ADD COLUMN floor_ns INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE counter_sample (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    time_ns INTEGER NOT NULL,
+    value REAL NOT NULL
+);
+CREATE INDEX counter_sample_by_lane ON counter_sample (run_id, lane, time_ns);
+)sql";
+
+std::string hex(long long v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v) & 0xffffffffULL);
+    return buf;
+}
+
+void stamp(const Connection& conn, int version) {
+    std::string sql = "PRAGMA application_id = " + std::to_string(kApplicationId) +
+                      "; PRAGMA user_version = " + std::to_string(version) + ";";
+    conn.exec(sql.c_str());
+}
+
+}  // namespace
+
+void create_schema(const Connection& conn) {
+    conn.exec("BEGIN IMMEDIATE");
+    try {
+        conn.exec(kSchemaV2);
+        stamp(conn, kSchemaVersion);
+        conn.exec("COMMIT");
+    } catch (...) {
+        conn.rollback();
+        throw;
+    }
+}
+
+void migrate(const Connection& conn) {
+    conn.exec("BEGIN IMMEDIATE");
+    try {
+        // Re-read under the write lock: another process may have migrated meanwhile.
+        int version = static_cast<int>(conn.query_int("PRAGMA user_version"));
+        if (version == 1) {
+            conn.exec(kMigrate1To2);
+            version = 2;
+        }
+        stamp(conn, version);
+        conn.exec("COMMIT");
+    } catch (...) {
+        conn.rollback();
+        throw;
+    }
+}
+
+int check_identity(const Connection& conn) {
+    long long app = conn.query_int("PRAGMA application_id");
+    long long version = conn.query_int("PRAGMA user_version");
+    if (app == 0 && version == 0 && conn.query_int("SELECT count(*) FROM sqlite_master") == 0)
+        return 0;
+    if (app != kApplicationId)
+        throw StoreError(conn.path(), "not a Tokenscope file (application_id " + hex(app) +
+                                          ", expected " + hex(kApplicationId) + ")");
+    if (version > kSchemaVersion)
+        throw StoreError(conn.path(), "schema version " + std::to_string(version) +
+                                          " is newer than this build supports (" +
+                                          std::to_string(kSchemaVersion) + ")");
+    if (version < 1)
+        throw StoreError(conn.path(), "unknown schema version " + std::to_string(version) +
+                                          " of a Tokenscope file");
+    return static_cast<int>(version);
+}
+
+}  // namespace tokenscope::store::detail

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+
+namespace tokenscope::store {
+
+// "TkSc": PRAGMA application_id of every .tokenscope file.
+inline constexpr std::int32_t kApplicationId = 0x546B5363;
+// PRAGMA user_version of files this build writes. Version 1 lacked the
+// counter_sample table, step.floor_ns and run.clock; docs/file-format.md.
+inline constexpr int kSchemaVersion = 2;
+
+namespace detail {
+
+class Connection;
+
+// run's columns after id, in the order writer and reader bind and read them.
+inline constexpr const char* kRunColumns =
+    "name, source, created_ns, host, gpu_name, gpu_sm_count, gpu_peak_bandwidth, "
+    "gpu_peak_flops, gpu_pcie_generation, gpu_pcie_width, gpu_nvlink_links, "
+    "gpu_nvlink_bandwidth, driver_version, cuda_version, workload_json, clock";
+inline constexpr int kRunColumnCount = 16;
+
+// Creates the current schema in an empty database and stamps its ids.
+void create_schema(const Connection& conn);
+// Brings a file of an older version to kSchemaVersion in one transaction.
+void migrate(const Connection& conn);
+// Checks application_id and user_version; returns the version (1..kSchemaVersion),
+// or 0 for a fresh empty database. Throws StoreError for a foreign or newer file.
+int check_identity(const Connection& conn);
+
+}  // namespace detail
+}  // namespace tokenscope::store

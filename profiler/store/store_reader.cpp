@@ -1,0 +1,294 @@
+#include "store_reader.h"
+
+#include <algorithm>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "activity_codec.h"
+#include "connection.h"
+#include "file_probe.h"
+#include "row_reader.h"
+#include "schema.h"
+#include "statement.h"
+#include "store_error.h"
+
+namespace tokenscope::store {
+namespace {
+
+using detail::Connection;
+using detail::Statement;
+
+// One read transaction per query, so a run being captured is seen as one snapshot.
+// Re-entrant: a callback of for_each_activity may query the reader again.
+class ReadSnapshot {
+  public:
+    explicit ReadSnapshot(const Connection& conn) : conn_(conn), owns_(!conn.in_transaction()) {
+        if (owns_) conn_.exec("BEGIN");
+    }
+    ~ReadSnapshot() {
+        if (owns_) conn_.rollback();
+    }
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+  private:
+    const Connection& conn_;
+    bool owns_;
+};
+
+// Zero-length activities (markers) overlap the range when they start inside it.
+bool overlaps(const trace::Activity& a, std::int64_t t0, std::int64_t t1) {
+    return a.start_ns < t1 && (a.end_ns > t0 || a.start_ns >= t0);
+}
+
+bool by_start(const trace::Activity& x, const trace::Activity& y) {
+    return x.start_ns < y.start_ns;
+}
+
+void decode_or_throw(const Connection& conn, const Statement& st, int data_col,
+                     std::int64_t start_min, std::uint16_t lane, std::int64_t count,
+                     std::vector<trace::Activity>& out) {
+    if (!detail::decode_chunk(st.blob(data_col), start_min, lane, count, out))
+        throw StoreError(conn.path(),
+                         "corrupt file: malformed activity chunk of lane " + std::to_string(lane));
+}
+
+trace::RunInfo read_info(const Connection& conn, std::int64_t run_id) {
+    std::string sql =
+        std::string("SELECT ") + detail::kRunColumns + ", complete FROM run WHERE id = ?1";
+    Statement st(conn, sql.c_str());
+    st.bind_int(1, run_id);
+    if (!st.step()) throw StoreError(conn.path(), "no run with id " + std::to_string(run_id));
+    trace::RunInfo info = detail::RowReader(conn).run_info(st, 0);
+    info.id = run_id;
+    info.complete = st.int64(detail::kRunColumnCount) != 0;
+    return info;
+}
+
+void read_lanes_and_strings(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
+    detail::RowReader rows(conn);
+    Statement lanes(conn,
+                    "SELECT kind, device, process, native_id, name FROM lane WHERE run_id = ?1 "
+                    "ORDER BY idx");
+    lanes.bind_int(1, run_id);
+    while (lanes.step()) run.lanes.push_back(rows.lane(lanes));
+    Statement strings(conn, "SELECT id, text FROM string WHERE run_id = ?1 ORDER BY id");
+    strings.bind_int(1, run_id);
+    while (strings.step()) {
+        std::int64_t id = strings.int64(0);
+        if (id <= 0 || id > 0xffffffffLL) continue;  // id 0 is always the empty string
+        run.strings.assign(static_cast<std::uint32_t>(id), strings.text(1));
+    }
+}
+
+// Chunks are read lane by lane in write order, so a stable sort of each lane
+// reproduces the order in which equal-start activities were added.
+void read_activities(const Connection& conn, std::int64_t run_id, trace::RunData& run,
+                     const std::function<void(std::int64_t)>& advance) {
+    Statement index(conn,
+                    "SELECT id, lane, start_min, count FROM activity_chunk WHERE run_id = ?1 "
+                    "ORDER BY lane, id");
+    Statement data(conn, "SELECT data FROM activity_chunk WHERE id = ?1");
+    index.bind_int(1, run_id);
+    auto& out = run.activities;
+    std::size_t lane_begin = 0;
+    std::int64_t current_lane = -1;
+    auto finish_lane = [&] {
+        if (!std::is_sorted(out.begin() + lane_begin, out.end(), by_start))
+            std::stable_sort(out.begin() + lane_begin, out.end(), by_start);
+        lane_begin = out.size();
+    };
+    while (index.step()) {
+        auto lane = static_cast<std::uint16_t>(index.int64(1));
+        if (lane != current_lane) {
+            finish_lane();
+            current_lane = lane;
+        }
+        data.bind_int(1, index.int64(0));
+        if (!data.step()) throw StoreError(conn.path(), "corrupt file: activity chunk vanished");
+        decode_or_throw(conn, data, 0, index.int64(2), lane, index.int64(3), out);
+        data.reset();
+        advance(index.int64(3));
+    }
+    finish_lane();
+}
+
+void read_plain_rows(const Connection& conn, std::int64_t run_id, trace::RunData& run,
+                     const std::function<void(std::int64_t)>& advance) {
+    detail::RowReader rows(conn);
+    Statement steps(conn,
+                    "SELECT request, idx, phase, start_ns, end_ns, floor_ns FROM step "
+                    "WHERE run_id = ?1 ORDER BY rowid");
+    steps.bind_int(1, run_id);
+    while (steps.step()) run.steps.push_back(rows.step(steps));
+    advance(static_cast<std::int64_t>(run.steps.size()));
+    Statement requests(conn,
+                       "SELECT id, arrival_ns, first_token_ns, done_ns, input_len, output_len, "
+                       "failed FROM request WHERE run_id = ?1 ORDER BY rowid");
+    requests.bind_int(1, run_id);
+    while (requests.step()) run.requests.push_back(detail::RowReader::request(requests));
+    advance(static_cast<std::int64_t>(run.requests.size()));
+    Statement counters(conn,
+                       "SELECT lane, time_ns, value FROM counter_sample WHERE run_id = ?1 "
+                       "ORDER BY rowid");
+    counters.bind_int(1, run_id);
+    while (counters.step()) run.counters.push_back(detail::RowReader::counter(counters));
+    advance(static_cast<std::int64_t>(run.counters.size()));
+    Statement diags(conn,
+                    "SELECT name, severity, value, text FROM diagnostic WHERE run_id = ?1 "
+                    "ORDER BY rowid");
+    diags.bind_int(1, run_id);
+    while (diags.step()) run.diagnostics.push_back(rows.diagnostic(diags));
+}
+
+// A 10M-activity run is ~480 MB of fresh memory; with 4 KiB pages the kernel's
+// page faults cost more than decoding it. Ask for transparent huge pages.
+void reserve_activities(std::vector<trace::Activity>& v, std::int64_t count) {
+    v.reserve(static_cast<std::size_t>(count));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = 2u << 20;
+    auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    std::uintptr_t end = begin + v.capacity() * sizeof(trace::Activity);
+    std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+    if (end > first + kHuge)
+        madvise(reinterpret_cast<void*>(first), (end - first) & ~(kHuge - 1), MADV_HUGEPAGE);
+#endif
+}
+
+std::int64_t count_of(const Connection& conn, const char* sql, std::int64_t run_id) {
+    Statement st(conn, sql);
+    st.bind_int(1, run_id);
+    return st.step() ? st.int64(0) : 0;
+}
+
+void add_incomplete_diagnostic(trace::RunData& run) {
+    if (run.info.complete) return;
+    for (const auto& d : run.diagnostics)
+        if (d.name == "capture_incomplete") return;
+    run.diagnostics.push_back(
+        {"capture_incomplete", trace::Severity::DataLoss, 1.0,
+         "the capture did not finish (killed or crashed); records after its last commit are lost"});
+}
+
+}  // namespace
+
+StoreReader::StoreReader(const std::string& path) : path_(path) {
+    detail::probe_file(path, /*allow_missing=*/false);
+    conn_ = std::make_unique<Connection>(path, /*read_only=*/true);
+    schema_version_ = detail::check_identity(*conn_);
+    if (schema_version_ == 0)
+        throw StoreError(path, "not a Tokenscope file (empty SQLite database, application_id 0x0)");
+    if (schema_version_ < kSchemaVersion) {
+        // Migration needs a writable connection; the result is reopened read-only.
+        conn_.reset();
+        {
+            Connection rw(path, /*read_only=*/false);
+            detail::migrate(rw);
+        }
+        conn_ = std::make_unique<Connection>(path, /*read_only=*/true);
+        schema_version_ = detail::check_identity(*conn_);
+    }
+    // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
+    conn_->exec("PRAGMA mmap_size = 17179869184");
+    db_ = conn_->get();
+}
+
+StoreReader::~StoreReader() = default;
+
+std::vector<RunSummary> StoreReader::runs() const {
+    ReadSnapshot snapshot(*conn_);
+    std::string sql = std::string("SELECT id, ") + detail::kRunColumns +
+                      ", complete, "
+                      "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM step WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM request WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM lane WHERE run_id = run.id) FROM run ORDER BY id";
+    Statement st(*conn_, sql.c_str());
+    detail::RowReader rows(*conn_);
+    std::vector<RunSummary> out;
+    constexpr int c = detail::kRunColumnCount + 1;
+    while (st.step()) {
+        RunSummary s;
+        s.info = rows.run_info(st, 1);
+        s.info.id = st.int64(0);
+        s.info.complete = st.int64(c) != 0;
+        s.activity_count = st.int64(c + 1);
+        s.step_count = st.int64(c + 2);
+        s.request_count = st.int64(c + 3);
+        s.lane_count = st.int64(c + 4);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressFn& progress) const {
+    ReadSnapshot snapshot(*conn_);
+    trace::RunData run;
+    run.info = read_info(*conn_, run_id);
+    std::int64_t activities = count_of(
+        *conn_, "SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = ?1", run_id);
+    std::int64_t total =
+        activities + count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
+        count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
+        count_of(*conn_, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+    std::int64_t done = 0;
+    auto advance = [&](std::int64_t n) {
+        done += n;
+        if (progress && !progress(done, total)) throw trace::Cancelled();
+    };
+    advance(0);
+    read_lanes_and_strings(*conn_, run_id, run);
+    reserve_activities(run.activities, activities);
+    read_activities(*conn_, run_id, run, advance);
+    read_plain_rows(*conn_, run_id, run, advance);
+    add_incomplete_diagnostic(run);
+    return run;
+}
+
+void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std::int64_t t0,
+                                    std::int64_t t1,
+                                    const std::function<void(const trace::Activity&)>& fn) const {
+    ReadSnapshot snapshot(*conn_);
+    // The index gives chunks in start_min order; chunks may overlap in time (late
+    // arrivals, commit flushes), so decoded chunks are merged into a pending
+    // buffer and emitted once no later chunk can start before them.
+    Statement st(*conn_,
+                 "SELECT start_min, count, data FROM activity_chunk WHERE run_id = ?1 AND "
+                 "lane = ?2 AND start_min < ?4 AND (end_max > ?3 OR start_max >= ?3) "
+                 "ORDER BY start_min, id");
+    st.bind_int(1, run_id).bind_int(2, lane).bind_int(3, t0).bind_int(4, t1);
+    std::vector<trace::Activity> pending, decoded, merged;
+    while (st.step()) {
+        std::int64_t start_min = st.int64(0);
+        auto ready = std::find_if(pending.begin(), pending.end(),
+                                  [&](const trace::Activity& a) { return a.start_ns > start_min; });
+        for (auto it = pending.begin(); it != ready; ++it) fn(*it);
+        pending.erase(pending.begin(), ready);
+        decoded.clear();
+        decode_or_throw(*conn_, st, 2, start_min, lane, st.int64(1), decoded);
+        std::erase_if(decoded, [&](const trace::Activity& a) { return !overlaps(a, t0, t1); });
+        merged.clear();
+        std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),
+                   std::back_inserter(merged), by_start);
+        pending.swap(merged);
+    }
+    for (const auto& a : pending) fn(a);
+}
+
+void StoreReader::for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,
+                                const std::function<void(const trace::Step&)>& fn) const {
+    ReadSnapshot snapshot(*conn_);
+    std::string sql =
+        "SELECT request, idx, phase, start_ns, end_ns, floor_ns FROM step WHERE run_id = ?1";
+    if (request) sql += " AND request = ?2";
+    sql += " ORDER BY request, idx";
+    Statement st(*conn_, sql.c_str());
+    st.bind_int(1, run_id);
+    if (request) st.bind_int(2, *request);
+    detail::RowReader rows(*conn_);
+    while (st.step()) fn(rows.step(st));
+}
+
+}  // namespace tokenscope::store

@@ -1,0 +1,101 @@
+#include "store_writer.h"
+
+#include "connection.h"
+#include "file_probe.h"
+#include "schema.h"
+#include "sqlite_run_writer.h"
+#include "store_error.h"
+
+namespace tokenscope::store {
+namespace {
+
+constexpr std::int64_t kProgressEvery = detail::SqliteRunWriter::kChunkSize;
+
+// Reports (done, total) every kProgressEvery records; throws Cancelled when asked to stop.
+class ProgressCounter {
+  public:
+    ProgressCounter(const trace::ProgressFn& fn, std::int64_t total) : fn_(fn), total_(total) {}
+    void tick() {
+        if (++done_ % kProgressEvery == 0) report();
+    }
+    void report() {
+        if (fn_ && !fn_(done_, total_)) throw trace::Cancelled();
+    }
+
+  private:
+    const trace::ProgressFn& fn_;
+    std::int64_t total_;
+    std::int64_t done_ = 0;
+};
+
+void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, ProgressCounter& pc) {
+    for (const auto& lane : run.lanes) w.add_lane(lane);
+    for (std::uint32_t id = 1; id < run.strings.size(); ++id) w.put_string(id, run.strings.str(id));
+    for (const auto& a : run.activities) {
+        w.add_activity(a);
+        pc.tick();
+    }
+    for (const auto& s : run.steps) {
+        w.add_step(s);
+        pc.tick();
+    }
+    for (const auto& r : run.requests) {
+        w.add_request(r);
+        pc.tick();
+    }
+    for (const auto& c : run.counters) {
+        w.add_counter(c);
+        pc.tick();
+    }
+    for (const auto& d : run.diagnostics) w.add_diagnostic(d);
+}
+
+}  // namespace
+
+StoreWriter::StoreWriter(const std::string& path, WriterOptions options)
+    : path_(path), options_(options), run_open_(std::make_shared<bool>(false)) {
+    detail::probe_file(path, /*allow_missing=*/true);
+    conn_ = std::make_shared<detail::Connection>(path, /*read_only=*/false);
+    db_ = conn_->get();
+    int version = detail::check_identity(*conn_);
+    // WAL lets readers open the file during a capture; NORMAL sync keeps commits
+    // cheap while a crash can still only lose the last batches, never corrupt.
+    conn_->exec("PRAGMA journal_mode = WAL");
+    conn_->exec("PRAGMA synchronous = NORMAL");
+    if (version == 0)
+        detail::create_schema(*conn_);
+    else if (version < kSchemaVersion)
+        detail::migrate(*conn_);
+}
+
+StoreWriter::~StoreWriter() {
+    // Back to a rollback journal once nobody writes, so a finished file is one
+    // self-contained file that opens from read-only media. Fails harmlessly
+    // (file stays WAL) while a RunWriter or another process still uses it.
+    if (conn_.use_count() == 1) conn_->try_exec("PRAGMA journal_mode = DELETE");
+}
+
+std::unique_ptr<RunWriter> StoreWriter::begin_run(const trace::RunInfo& info) {
+    if (*run_open_) throw StoreError(path_, "a run is already being written by this StoreWriter");
+    return std::make_unique<detail::SqliteRunWriter>(conn_, info, options_, false, run_open_);
+}
+
+std::int64_t StoreWriter::write_run(const trace::RunData& run, const trace::ProgressFn& progress) {
+    if (*run_open_) throw StoreError(path_, "a run is already being written by this StoreWriter");
+    std::int64_t total = static_cast<std::int64_t>(run.activities.size() + run.steps.size() +
+                                                   run.requests.size() + run.counters.size());
+    ProgressCounter pc(progress, total);
+    pc.report();
+    detail::SqliteRunWriter w(conn_, run.info, options_, true, run_open_);
+    try {
+        write_records(w, run, pc);
+        w.finish();
+    } catch (...) {
+        w.abandon();
+        throw;
+    }
+    if (progress) progress(total, total);
+    return w.run_id();
+}
+
+}  // namespace tokenscope::store

@@ -1,0 +1,304 @@
+#include "analysis/heatmap.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <stdexcept>
+
+#include "analysis/heatmap_csv.h"
+
+namespace tokenscope::analysis {
+namespace {
+
+using trace::Phase;
+
+void add_step(trace::RunData& run, std::int64_t request, std::int32_t index, Phase phase,
+              std::int64_t start, std::int64_t end) {
+    run.steps.push_back({request, index, phase, start, end, 0});
+}
+
+void add_kernel(trace::RunData& run, std::string_view name, std::uint16_t lane, std::int64_t start,
+                std::int64_t end) {
+    trace::Activity a;
+    a.kind = trace::ActivityKind::Kernel;
+    a.name = run.strings.intern(name);
+    a.lane = lane;
+    a.start_ns = start;
+    a.end_ns = end;
+    run.activities.push_back(a);
+}
+
+HeatmapSpec time_spec(HeatmapRows rows, HeatmapMetric metric, std::int64_t width) {
+    HeatmapSpec spec;
+    spec.rows = rows;
+    spec.metric = metric;
+    spec.window = WindowKind::Time;
+    spec.window_size = width;
+    spec.origin_ns = 0;
+    return spec;
+}
+
+// Durations 1..20 in one cell. numpy's linear method: rank (20 - 1) * 0.95 = 18.05,
+// between sorted[18] = 19 and sorted[19] = 20: 19 + 0.05 * (20 - 19) = 19.05.
+TEST(Heatmap, CellP95OfOneToTwenty) {
+    trace::RunData run;
+    for (int k = 1; k <= 20; ++k) add_step(run, 1, k, Phase::Decode, 100 * k - k, 100 * k);
+    Heatmap map =
+        compute_heatmap(run, time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 10'000));
+    ASSERT_EQ(map.row_count(), 1u);
+    ASSERT_EQ(map.column_count(), 1u);
+    EXPECT_EQ(map.row_labels[0], "decode");
+    EXPECT_EQ(map.at(0, 0).count, 20);
+    ASSERT_TRUE(map.at(0, 0).p95);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 19.05);
+}
+
+// prefill: 5 at t=50 and {5, 10} in window 2; decode: 3 in window 1.
+trace::RunData two_phase_run() {
+    trace::RunData run;
+    add_step(run, 1, 0, Phase::Prefill, 45, 50);
+    add_step(run, 2, 0, Phase::Prefill, 245, 250);
+    add_step(run, 3, 0, Phase::Prefill, 250, 260);
+    add_step(run, 1, 1, Phase::Decode, 147, 150);
+    return run;
+}
+
+TEST(Heatmap, EmptyCellsAreBlankNotZero) {
+    Heatmap map = compute_heatmap(two_phase_run(),
+                                  time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100));
+    ASSERT_EQ(map.row_count(), 2u);
+    ASSERT_EQ(map.column_count(), 3u);
+    EXPECT_EQ(map.row_labels[0], "prefill");
+    EXPECT_EQ(map.row_labels[1], "decode");
+    EXPECT_FALSE(map.at(0, 1).p95.has_value());
+    EXPECT_EQ(map.at(0, 1).count, 0);
+    EXPECT_FALSE(map.at(1, 0).p95.has_value());
+    EXPECT_FALSE(map.at(1, 2).p95.has_value());
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 5.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 2).p95, 9.75);  // 5 + 0.95 * (10 - 5)
+    EXPECT_DOUBLE_EQ(*map.at(1, 1).p95, 3.0);
+    // min/max ignore blank cells (a 0 there would make min 0).
+    EXPECT_DOUBLE_EQ(*map.min_p95, 3.0);
+    EXPECT_DOUBLE_EQ(*map.max_p95, 9.75);
+}
+
+TEST(Heatmap, CsvText) {
+    Heatmap map = compute_heatmap(two_phase_run(),
+                                  time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100));
+    std::ostringstream out;
+    write_heatmap_csv(map, out);
+    EXPECT_EQ(out.str(),
+              "row,0,100,200\n"
+              "prefill,5,,9.75\n"
+              "decode,,3,\n");
+}
+
+TEST(Heatmap, CsvQuotesLabels) {
+    trace::RunData run;
+    run.lanes.push_back({});
+    add_kernel(run, "gemm<a, \"b\">", 0, 10, 14);
+    HeatmapSpec spec = time_spec(HeatmapRows::Kernel, HeatmapMetric::KernelDuration, 1000);
+    std::ostringstream out;
+    write_heatmap_csv(compute_heatmap(run, spec), out);
+    EXPECT_EQ(out.str(), "row,0\n\"gemm<a, \"\"b\"\">\",4\n");
+}
+
+TEST(Heatmap, RowsByRequestSortedById) {
+    trace::RunData run;
+    add_step(run, 7, 0, Phase::Prefill, 0, 10);
+    add_step(run, 3, 0, Phase::Prefill, 0, 4);
+    add_step(run, 7, 1, Phase::Decode, 10, 12);
+    Heatmap map =
+        compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::StepLatency, 1000));
+    ASSERT_EQ(map.row_labels, (std::vector<std::string>{"req 3", "req 7"}));
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 4.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 2.0 + 0.95 * 8.0);  // samples {10, 2}
+}
+
+trace::RunData positions_run() {
+    trace::RunData run;
+    for (int pos : {0, 1, 3, 4, 9})
+        add_step(run, 1, pos, Phase::Decode, 10 * pos, 10 * pos + 1 + pos);
+    return run;
+}
+
+TEST(Heatmap, RowsByPositionBucket) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Position, HeatmapMetric::StepLatency, 1000);
+    spec.bucket_width = 4;
+    Heatmap map = compute_heatmap(positions_run(), spec);
+    // 0 alone; 1 and 3 in 1-3; 4 in 4-7; 9 in 8-11.
+    ASSERT_EQ(map.row_labels,
+              (std::vector<std::string>{"pos 0", "pos 1-3", "pos 4-7", "pos 8-11"}));
+    EXPECT_EQ(map.at(1, 0).count, 2);
+    EXPECT_DOUBLE_EQ(*map.at(3, 0).p95, 10.0);  // duration 1 + 9
+    spec.first_token_alone = false;
+    map = compute_heatmap(positions_run(), spec);
+    ASSERT_EQ(map.row_labels, (std::vector<std::string>{"pos 0-3", "pos 4-7", "pos 8-11"}));
+    EXPECT_EQ(map.at(0, 0).count, 3);
+}
+
+trace::RunData kernels_run() {
+    trace::RunData run;
+    run.lanes.push_back({trace::LaneKind::GpuStream, 0, 0, 7, "stream 7"});
+    run.lanes.push_back({trace::LaneKind::GpuStream, 0, 0, 8, ""});
+    add_kernel(run, "a", 0, 0, 10);     // a: 10 + 20 = 30
+    add_kernel(run, "b", 1, 5, 55);     // b: 50
+    add_kernel(run, "c", 0, 100, 110);  // c: 10
+    add_kernel(run, "a", 1, 120, 140);
+    return run;
+}
+
+TEST(Heatmap, RowsByKernelTopNByTotalTime) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Kernel, HeatmapMetric::KernelDuration, 100);
+    spec.top_n = 2;
+    Heatmap map = compute_heatmap(kernels_run(), spec);
+    ASSERT_EQ(map.row_labels, (std::vector<std::string>{"b", "a"}));
+    ASSERT_EQ(map.column_count(), 2u);  // a's second launch starts at 120
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 50.0);
+    EXPECT_FALSE(map.at(0, 1).p95);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 10.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 1).p95, 20.0);
+}
+
+TEST(Heatmap, RowsByLane) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Lane, HeatmapMetric::KernelDuration, 1000);
+    Heatmap map = compute_heatmap(kernels_run(), spec);
+    ASSERT_EQ(map.row_labels, (std::vector<std::string>{"stream 7", "lane 1"}));
+    EXPECT_EQ(map.at(0, 0).count, 2);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 10.0);            // {10, 10}
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 20 + 0.95 * 30);  // {50, 20}
+}
+
+TEST(Heatmap, ItlAndTtft) {
+    trace::RunData run;
+    run.requests.push_back({1, 0, 10, 45, 8, 3, false});
+    run.requests.push_back({2, 5, 30, 40, 8, 1, false});
+    add_step(run, 1, 0, Phase::Prefill, 0, 10);
+    add_step(run, 1, 2, Phase::Decode, 25, 45);  // stored out of order on purpose
+    add_step(run, 1, 1, Phase::Decode, 10, 25);
+    Heatmap itl = compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::Itl, 40));
+    ASSERT_EQ(itl.row_labels, (std::vector<std::string>{"req 1"}));
+    ASSERT_EQ(itl.column_count(), 2u);          // samples at 25 and 45
+    EXPECT_DOUBLE_EQ(*itl.at(0, 0).p95, 15.0);  // 25 - 10
+    EXPECT_DOUBLE_EQ(*itl.at(0, 1).p95, 20.0);  // 45 - 25
+    Heatmap ttft = compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::Ttft, 100));
+    ASSERT_EQ(ttft.row_labels, (std::vector<std::string>{"req 1", "req 2"}));
+    EXPECT_DOUBLE_EQ(*ttft.at(0, 0).p95, 10.0);
+    EXPECT_DOUBLE_EQ(*ttft.at(1, 0).p95, 25.0);
+}
+
+TEST(Heatmap, WindowsByTime) {
+    trace::RunData run;
+    for (std::int64_t end : {50, 150, 350}) add_step(run, 1, 0, Phase::Decode, end - 1, end);
+    Heatmap map =
+        compute_heatmap(run, time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100));
+    ASSERT_EQ(map.column_count(), 4u);
+    EXPECT_EQ(map.columns[3].start_ns, 300);
+    EXPECT_EQ(map.columns[3].end_ns, 400);
+    EXPECT_EQ(map.at(0, 0).count, 1);
+    EXPECT_EQ(map.at(0, 2).count, 0);
+    // Default origin: the run's first timestamp (49).
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100);
+    spec.origin_ns.reset();
+    map = compute_heatmap(run, spec);
+    EXPECT_EQ(map.columns[0].start_ns, 49);
+    EXPECT_EQ(map.column_count(), 4u);  // 350 - 49 = 301 -> column 3
+}
+
+TEST(Heatmap, WindowsByStepCount) {
+    trace::RunData run;
+    for (int k = 0; k < 6; ++k) add_step(run, 1, k, Phase::Decode, 10 * k + 5, 10 * k + 10);
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 2);
+    spec.window = WindowKind::Steps;
+    Heatmap map = compute_heatmap(run, spec);
+    // Boundaries at the emission of steps 0, 2, 4: 10, 30, 50; the last ends after 60.
+    ASSERT_EQ(map.column_count(), 3u);
+    EXPECT_EQ(map.columns[0].start_ns, 10);
+    EXPECT_EQ(map.columns[1].start_ns, 30);
+    EXPECT_EQ(map.columns[2].start_ns, 50);
+    EXPECT_EQ(map.columns[2].end_ns, 61);
+    for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(map.at(0, c).count, 2);
+    // A kernel that starts before the first emission falls into column 0.
+    add_kernel(run, "k", 0, 3, 4);
+    run.lanes.push_back({});
+    spec.rows = HeatmapRows::Kernel;
+    spec.metric = HeatmapMetric::KernelDuration;
+    map = compute_heatmap(run, spec);
+    EXPECT_EQ(map.columns[0].start_ns, 3);
+    EXPECT_EQ(map.at(0, 0).count, 1);
+}
+
+// One step per 100 ns window with the given durations; 0 leaves the window empty.
+trace::RunData series(const std::vector<std::int64_t>& durations) {
+    trace::RunData run;
+    for (std::size_t k = 0; k < durations.size(); ++k) {
+        if (durations[k] == 0) continue;
+        const auto end = static_cast<std::int64_t>(100 * k + 90);
+        add_step(run, 1, static_cast<std::int32_t>(k), Phase::Decode, end - durations[k], end);
+    }
+    return run;
+}
+
+// Calibrated on the first 3 windows: peak 20, SLA 24, threshold 0.9 * 24 = 21.6.
+TEST(Heatmap, SlaAndRecalibrationAfterThreeWindows) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100);
+    spec.sla_windows = 3;
+    Heatmap map = compute_heatmap(series({10, 20, 12, 23, 22, 23, 10}), spec);
+    ASSERT_TRUE(map.row_sla[0]);
+    EXPECT_DOUBLE_EQ(*map.row_sla[0], 24.0);
+    ASSERT_TRUE(map.row_flag[0]);
+    EXPECT_EQ(*map.row_flag[0], 3u);
+    // Two above, a dip (21 < 21.6), two above: never three in a row.
+    map = compute_heatmap(series({10, 20, 12, 23, 23, 21, 23, 23}), spec);
+    EXPECT_FALSE(map.row_flag[0]);
+    // An empty window breaks a run too.
+    map = compute_heatmap(series({10, 20, 12, 23, 23, 0, 23}), spec);
+    EXPECT_FALSE(map.at(0, 5).p95);
+    EXPECT_FALSE(map.row_flag[0]);
+    // Calibrating on every window: peak 23, SLA 27.6, nothing above 24.84.
+    spec.sla_windows = 0;
+    map = compute_heatmap(series({10, 20, 12, 23, 22, 23, 10}), spec);
+    EXPECT_DOUBLE_EQ(*map.row_sla[0], 1.2 * 23.0);
+    EXPECT_FALSE(map.row_flag[0]);
+}
+
+TEST(Heatmap, WarmupSkipsFirstStepsOfEachRequest) {
+    trace::RunData run;
+    add_step(run, 1, 0, Phase::Prefill, 0, 100);
+    add_step(run, 1, 1, Phase::Decode, 100, 103);
+    add_step(run, 2, 0, Phase::Prefill, 0, 50);
+    add_step(run, 2, 1, Phase::Decode, 50, 55);
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 1000);
+    spec.warmup = 1;
+    Heatmap map = compute_heatmap(run, spec);
+    ASSERT_EQ(map.row_labels, (std::vector<std::string>{"decode"}));
+    EXPECT_EQ(map.at(0, 0).count, 2);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 3.0 + 0.95 * 2.0);
+}
+
+TEST(Heatmap, BadSpecsThrowClearly) {
+    trace::RunData run = series({1, 2});
+    auto spec = time_spec(HeatmapRows::Kernel, HeatmapMetric::StepLatency, 100);
+    EXPECT_THROW(compute_heatmap(run, spec), std::invalid_argument);
+    spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 0);
+    EXPECT_THROW(compute_heatmap(run, spec), std::invalid_argument);
+    spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 1);
+    run.steps.back().end_ns = 1'000'000'000;  // 10^9 one-ns windows
+    try {
+        compute_heatmap(run, spec);
+        FAIL() << "expected a throw";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("columns"), std::string::npos);
+    }
+}
+
+TEST(Heatmap, EmptyRunGivesEmptyMap) {
+    trace::RunData run;
+    Heatmap map = compute_heatmap(run, time_spec(HeatmapRows::Phase, HeatmapMetric::Itl, 100));
+    EXPECT_EQ(map.row_count(), 0u);
+    EXPECT_EQ(map.column_count(), 0u);
+    EXPECT_FALSE(map.min_p95);
+}
+
+}  // namespace
+}  // namespace tokenscope::analysis

@@ -1,0 +1,197 @@
+#include "analysis/verdict.h"
+
+#include <gtest/gtest.h>
+
+using namespace tokenscope;
+using namespace tokenscope::analysis;
+using trace::ActivityKind;
+using trace::CopyKind;
+
+namespace {
+
+constexpr std::size_t kCompute = 0, kMemory = 1, kPcie = 3, kSched = 5;
+
+StepAttribution att(std::int64_t duration, std::size_t c1, std::int64_t ns1, std::size_t c2,
+                    std::int64_t ns2) {
+    StepAttribution a;
+    a.end_ns = duration;
+    a.assigned[c1] += ns1;
+    a.assigned[c2] += ns2;
+    return a;
+}
+
+trace::Activity act(std::uint16_t lane, ActivityKind kind, std::int64_t start, std::int64_t end,
+                    std::uint64_t bytes = 0, CopyKind copy = CopyKind::None) {
+    trace::Activity a;
+    a.lane = lane;
+    a.kind = kind;
+    a.start_ns = start;
+    a.end_ns = end;
+    a.bytes = bytes;
+    a.copy = copy;
+    return a;
+}
+
+const RuleResult& rule(const RunAssessment& r, const std::string& name) {
+    for (const auto& x : r.verdict.rules)
+        if (x.name == name) return x;
+    throw std::runtime_error("no rule " + name);
+}
+
+}  // namespace
+
+TEST(Verdict, TransferShareJustBelowAndAboveItsThreshold) {
+    trace::RunData run;
+    auto above = assess_run(run, {att(1000, kPcie, 251, kCompute, 749)});
+    EXPECT_EQ(above.verdict.primary, "transfer-bound");
+    EXPECT_EQ(above.verdict.advice, "consider paged KV cache, FP8 communication");
+    EXPECT_DOUBLE_EQ(rule(above, "transfer_share").value, 0.251);
+    EXPECT_DOUBLE_EQ(rule(above, "transfer_share").threshold, 0.25);
+    EXPECT_TRUE(rule(above, "transfer_share").fired);
+
+    // Exactly 25% transfer and exactly 75% GPU: neither fires (both are "more than").
+    auto at = assess_run(run, {att(1000, kPcie, 250, kCompute, 750)});
+    EXPECT_FALSE(rule(at, "transfer_share").fired);
+    EXPECT_FALSE(rule(at, "gpu_share").fired);
+    EXPECT_EQ(at.verdict.primary, "mixed");
+}
+
+TEST(Verdict, SchedulingP95JustBelowAndAbove) {
+    trace::RunData run;
+    std::vector<StepAttribution> above(20, att(10'000'000, kSched, 3'000'001, kCompute, 6'999'999));
+    auto r = assess_run(run, above);
+    EXPECT_EQ(r.verdict.primary, "scheduling-bound");
+    EXPECT_EQ(r.verdict.advice, "request queue or async executor");
+    EXPECT_DOUBLE_EQ(rule(r, "scheduling_p95_ns").value, 3'000'001.0);
+    std::vector<StepAttribution> below(20, att(10'000'000, kSched, 3'000'000, kCompute, 7'000'000));
+    auto b = assess_run(run, below);
+    EXPECT_FALSE(rule(b, "scheduling_p95_ns").fired);
+    EXPECT_EQ(b.verdict.primary, "mixed");  // GPU share 70%
+}
+
+TEST(Verdict, LaunchDelayP95) {
+    // Delays 1..20 ms: P95 rank 0.95 * 19 = 18.05 -> 19 + 0.05 * (20 - 19) = 19.05 ms.
+    trace::RunData run;
+    for (std::uint32_t i = 1; i <= 20; ++i) {
+        auto api = act(0, ActivityKind::Api, i * 100'000'000LL, i * 100'000'000LL + 10);
+        api.correlation = i;
+        auto k = act(1, ActivityKind::Kernel, api.start_ns + i * 1'000'000LL,
+                     api.start_ns + i * 1'000'000LL + 5);
+        k.correlation = i;
+        run.activities.push_back(api);
+        run.activities.push_back(k);
+    }
+    auto uncorrelated = act(1, ActivityKind::Kernel, 0, 5);
+    run.activities.push_back(uncorrelated);  // correlation 0: no API call to measure from
+    auto r = assess_run(run, std::vector<StepAttribution>{});
+    EXPECT_NEAR(rule(r, "launch_delay_p95_ns").value, 19.05e6, 1e-3);
+    EXPECT_EQ(r.verdict.primary, "cpu-bound");
+
+    VerdictOptions o;
+    o.launch_delay_p95_ns = 19.06e6;
+    EXPECT_EQ(assess_run(run, std::vector<StepAttribution>{}, o).verdict.primary, "mixed");
+    o.launch_delay_p95_ns = 19.04e6;
+    EXPECT_EQ(assess_run(run, std::vector<StepAttribution>{}, o).verdict.primary, "cpu-bound");
+}
+
+TEST(Verdict, LaunchDelayJustAroundFiveMilliseconds) {
+    for (std::int64_t delay : {4'999'999LL, 5'000'001LL}) {
+        trace::RunData run;
+        auto api = act(0, ActivityKind::Api, 1000, 2000);
+        api.correlation = 7;
+        auto k = act(1, ActivityKind::Kernel, 1000 + delay, 2000 + delay);
+        k.correlation = 7;
+        run.activities = {api, k};
+        auto r = assess_run(run, std::vector<StepAttribution>{});
+        EXPECT_EQ(rule(r, "launch_delay_p95_ns").value, static_cast<double>(delay));
+        EXPECT_EQ(r.verdict.primary, delay > 5'000'000 ? "cpu-bound" : "mixed");
+    }
+}
+
+TEST(Verdict, NvlinkThroughputAgainstPeak) {
+    for (std::uint64_t bytes : {900ull, 901ull}) {
+        trace::RunData run;
+        run.info.gpu.nvlink_bandwidth = 1e9;  // 1 byte per ns
+        // Two overlapping P2P copies: active time is their union [0, 1000).
+        run.activities = {act(2, ActivityKind::Memcpy, 0, 600, bytes - 400, CopyKind::P2P),
+                          act(3, ActivityKind::Memcpy, 400, 1000, 400, CopyKind::P2P)};
+        auto r = assess_run(run, std::vector<StepAttribution>{});
+        EXPECT_EQ(rule(r, "nvlink_fraction").value, static_cast<double>(bytes) / 1000.0);
+        EXPECT_EQ(r.verdict.primary, bytes == 901 ? "nvlink-bound" : "mixed");
+    }
+    trace::RunData unknown;  // no NVLink bandwidth known: the rule cannot fire
+    unknown.activities = {act(2, ActivityKind::Memcpy, 0, 10, 1 << 30, CopyKind::P2P)};
+    auto r = assess_run(unknown, std::vector<StepAttribution>{});
+    EXPECT_FALSE(rule(r, "nvlink_fraction").available);
+    EXPECT_FALSE(rule(r, "nvlink_fraction").fired);
+}
+
+TEST(Verdict, GpuBoundMemoryWithAchievedBandwidth) {
+    trace::RunData run;
+    run.info.gpu.peak_bandwidth = 1e9;  // 1 byte per ns
+    // GPU busy [0,1000) kernel + [1000,1500) memset + [2000,2500) D2D = 2000 ns;
+    // bytes 500 + 250 + 1000 = 1750 -> 0.875 of peak. The H2D copy does not count.
+    run.activities = {act(1, ActivityKind::Kernel, 0, 1000, 500),
+                      act(1, ActivityKind::Memset, 1000, 1500, 250),
+                      act(1, ActivityKind::Memcpy, 2000, 2500, 1000, CopyKind::D2D),
+                      act(2, ActivityKind::Memcpy, 0, 100, 1'000'000, CopyKind::H2D)};
+    auto r = assess_run(run, {att(1000, kMemory, 751, kCompute, 0)});
+    EXPECT_EQ(r.verdict.primary, "gpu-bound");
+    EXPECT_EQ(r.verdict.bound_by, "memory");
+    EXPECT_EQ(r.verdict.achieved_bandwidth_fraction, 0.875);
+    EXPECT_DOUBLE_EQ(rule(r, "gpu_share").value, 0.751);
+    EXPECT_NE(r.verdict.advice.find("87.5%"), std::string::npos) << r.verdict.advice;
+
+    auto c = assess_run(run, {att(1000, kMemory, 300, kCompute, 500)});
+    EXPECT_EQ(c.verdict.primary, "gpu-bound");
+    EXPECT_EQ(c.verdict.bound_by, "compute");
+}
+
+TEST(Verdict, EveryRuleIsListedInPriorityOrder) {
+    trace::RunData run;
+    auto r = assess_run(run, {att(1000, kPcie, 500, kCompute, 500)});
+    ASSERT_EQ(r.verdict.rules.size(), 5u);
+    EXPECT_EQ(r.verdict.rules[0].name, "transfer_share");
+    EXPECT_EQ(r.verdict.rules[1].name, "scheduling_p95_ns");
+    EXPECT_EQ(r.verdict.rules[2].name, "launch_delay_p95_ns");
+    EXPECT_EQ(r.verdict.rules[3].name, "nvlink_fraction");
+    EXPECT_EQ(r.verdict.rules[4].name, "gpu_share");
+    EXPECT_FALSE(r.verdict.rules[2].available);  // no kernels
+}
+
+TEST(Verdict, SummaryPhasesAndFloorFromARun) {
+    trace::RunData run;
+    run.lanes = {trace::Lane{trace::LaneKind::GpuStream, 0, 1, 7, "stream 7"}};
+    run.activities = {act(0, ActivityKind::Kernel, 0, 150)};  // unclassified: compute
+    auto step = [](trace::Phase p, std::int64_t s, std::int64_t e, std::int64_t floor) {
+        trace::Step x;
+        x.phase = p;
+        x.start_ns = s;
+        x.end_ns = e;
+        x.floor_ns = floor;
+        return x;
+    };
+    run.steps = {step(trace::Phase::Prefill, 0, 100, 0), step(trace::Phase::Decode, 100, 300, 80),
+                 step(trace::Phase::Decode, 300, 400, 80)};
+    auto r = assess_run(run);
+    // compute: 100 + 50; scheduling: 150 + 100; total 400.
+    EXPECT_EQ(r.summary.total_ns, 400);
+    EXPECT_EQ(r.summary.assigned_ns[kCompute], 150);
+    EXPECT_EQ(r.summary.assigned_ns[kSched], 250);
+    EXPECT_DOUBLE_EQ(r.summary.share[kSched], 0.625);
+    // per-step scheduling 0, 150, 100 -> sorted 0 100 150, P95 rank 1.9 -> 100 + 0.9 * 50.
+    EXPECT_DOUBLE_EQ(r.summary.p95_ns[kSched], 145.0);
+    ASSERT_EQ(r.phases.size(), 2u);
+    EXPECT_EQ(r.phases[0].phase, trace::Phase::Prefill);
+    EXPECT_DOUBLE_EQ(r.phases[0].mean_category_ns[kCompute], 100.0);
+    EXPECT_EQ(r.phases[1].count, 2);
+    EXPECT_DOUBLE_EQ(r.phases[1].mean_ns, 150.0);
+    EXPECT_DOUBLE_EQ(r.phases[1].mean_category_ns[kCompute], 25.0);
+    EXPECT_DOUBLE_EQ(r.phases[1].mean_category_ns[kSched], 125.0);
+    // Floor 80 for the decode steps: distances 120, 20; ratios 2.5, 1.25.
+    EXPECT_EQ(r.floor.distance_ns.count, 2);
+    EXPECT_DOUBLE_EQ(r.floor.distance_ns.mean, 70.0);
+    EXPECT_DOUBLE_EQ(r.floor.ratio.max, 2.5);
+    EXPECT_DOUBLE_EQ(r.floor.ratio.min, 1.25);
+    EXPECT_EQ(r.verdict.primary, "mixed");  // GPU share 37.5%
+}

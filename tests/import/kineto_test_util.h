@@ -1,0 +1,44 @@
+#pragma once
+// Helpers shared by the kineto_*_test.cpp files: temp files, gzip members.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace kineto_test {
+
+inline std::string temp_dir() {
+    static const std::string dir = [] {
+        auto d = std::filesystem::temp_directory_path() /
+                 ("tokenscope_kineto_" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        return d.string();
+    }();
+    return dir;
+}
+
+inline std::string write_file(const std::string& name, const std::string& bytes) {
+    std::string path = temp_dir() + "/" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+// One gzip member per part: gzopen in append mode starts a new member.
+inline std::string write_gzip_members(const std::string& name,
+                                      std::initializer_list<std::string> parts) {
+    std::string path = temp_dir() + "/" + name;
+    std::filesystem::remove(path);
+    for (const std::string& part : parts) {
+        gzFile f = gzopen(path.c_str(), "ab");
+        EXPECT_NE(f, nullptr);
+        gzwrite(f, part.data(), static_cast<unsigned>(part.size()));
+        gzclose(f);
+    }
+    return path;
+}
+
+}  // namespace kineto_test
