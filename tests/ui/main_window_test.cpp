@@ -1,0 +1,159 @@
+// The main window end to end: open, drop two files, drop a bad file, units persisted.
+#include <QDropEvent>
+#include <QFile>
+#include <QListView>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include "hand_run.h"
+#include "store/store_writer.h"
+#include "ui/attribution_panel.h"
+#include "ui/compare_tab.h"
+#include "ui/main_window.h"
+#include "ui/run_list_model.h"
+#include "ui/timeline_tab.h"
+#include "ui/timeline_view.h"
+
+using namespace tokenscope;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString write_store(const QString& file, const std::string& run_name) {
+        const QString path = dir_.filePath(file);
+        store::StoreWriter writer(path.toStdString());
+        writer.write_run(test::hand_run(run_name));
+        return path;
+    }
+
+    static void drop(ui::MainWindow& window, const QStringList& paths, QPoint pos) {
+        QMimeData mime;
+        QList<QUrl> urls;
+        for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
+        mime.setUrls(urls);
+        QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent dropped(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &dropped);
+    }
+
+  private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("main_window_test"));
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+    }
+
+    void openingAFilePopulatesRunsAndTimeline() {
+        const QString path = write_store(QStringLiteral("one.tokenscope"), "first run");
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
+        window.openFiles({path});
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(window.runList()->rowCount(), 1);
+        QVERIFY(window.runList()
+                    ->data(window.runList()->index(0))
+                    .toString()
+                    .contains(QStringLiteral("first run")));
+        QCOMPARE(window.timelineTab()->view()->laneRowCount(), 4);
+        QCOMPARE(window.timelineTab()->view()->run().data->activities.size(), std::size_t(5));
+        QVERIFY(!window.busy());
+        // Verdict of the hand run, worked out by hand: two steps of 25000 ns; the H2D copy
+        // (6000 ns) is the only transfer: 6000 / 50000 = 12.0 %, below 25 %; GPU share
+        // 10000 / 50000 = 20 %, below 75 %: no rule fires, so "mixed".
+        QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
+        QTRY_VERIFY(verdict.count() > 0 ||
+                    window.attributionPanel()->verdictText().contains(QStringLiteral("mixed")));
+        const QString text = window.attributionPanel()->verdictText();
+        QVERIFY2(text.contains(QStringLiteral("<b>mixed</b>")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("transfer_share</td><td align=right>12.0 %")),
+                 qPrintable(text));
+    }
+
+    void selectingARangeShowsItsAttribution() {
+        const QString path = write_store(QStringLiteral("sel.tokenscope"), "selection run");
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
+        window.openFiles({path});
+        QTRY_COMPARE(opened.count(), 1);
+        QSignalSpy ready(window.attributionPanel(), &ui::AttributionPanel::attributionReady);
+        // [1000, 13000): the API call [1000, 1500) runs inside the range "decode step", so
+        // the driving thread is busy throughout; the kernel [2000, 12000) outranks it.
+        window.timelineTab()->view()->selectRange(1000, 13000);
+        QTRY_COMPARE(ready.count(), 1);
+        const auto& a = window.attributionPanel()->attribution();
+        QCOMPARE(a.assigned[0], std::int64_t(10000));  // gpu_compute
+        QCOMPARE(a.assigned[4], std::int64_t(2000));   // cpu
+        QCOMPARE(a.assigned[5], std::int64_t(0));      // scheduling
+        QCOMPARE(a.hidden[4], std::int64_t(10000));    // cpu hidden under the kernel
+        QCOMPARE(window.attributionPanel()->table()->item(0, 2)->text(), QStringLiteral("83.3 %"));
+    }
+
+    void droppingTwoFilesCompares() {
+        const QString a = write_store(QStringLiteral("a.tokenscope"), "run A");
+        const QString b = write_store(QStringLiteral("b.tokenscope"), "run B");
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        QSignalSpy compare(&window, &ui::MainWindow::compareRequested);
+        drop(window, {a, b}, QPoint(700, 400));
+        QTRY_COMPARE(compare.count(), 1);
+        QCOMPARE(compare[0][0].toString(), a);
+        QCOMPARE(compare[0][1].toString(), b);
+        QCOMPARE(window.runList()->rowCount(), 2);
+        QCOMPARE(window.compareTab()->runA().name(), QStringLiteral("run A"));
+        QCOMPARE(window.compareTab()->runB().name(), QStringLiteral("run B"));
+        QCOMPARE(window.tabs()->currentWidget(), window.compareTab());
+        QCOMPARE(window.runListView()->selectionModel()->selectedRows().size(), 2);
+    }
+
+    void droppingABadFileReportsItAndKeepsRuns() {
+        const QString good = write_store(QStringLiteral("good.tokenscope"), "good run");
+        const QString bad = dir_.filePath(QStringLiteral("noise.bin"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray noise(4096, '\0');
+            for (int i = 0; i < noise.size(); ++i)
+                noise[i] = static_cast<char>((i * 7919 + 13) % 251);
+            f.write(noise);
+        }
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
+        QSignalSpy errors(&window, &ui::MainWindow::errorReported);
+        window.openFiles({good});
+        QTRY_COMPARE(opened.count(), 1);
+        drop(window, {bad}, QPoint(700, 400));
+        QTRY_COMPARE(errors.count(), 1);
+        QVERIFY2(errors[0][0].toString().contains(QStringLiteral("noise.bin")),
+                 qPrintable(errors[0][0].toString()));
+        QVERIFY(window.lastMessage().contains(QStringLiteral("noise.bin")));
+        QCOMPARE(window.runList()->rowCount(), 1);
+        QCOMPARE(window.timelineTab()->view()->run().name(), QStringLiteral("good run"));
+        QCOMPARE(opened.count(), 1);
+    }
+
+    void unitChoiceIsPersisted() {
+        {
+            ui::MainWindow window;
+            window.setUnit(ui::TimeUnit::Microseconds);
+        }
+        ui::MainWindow again;
+        QCOMPARE(again.unit(), ui::TimeUnit::Microseconds);
+        again.setUnit(ui::TimeUnit::Milliseconds);
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

@@ -1,0 +1,181 @@
+#include "attribution_panel.h"
+
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "category_colors.h"
+
+namespace tokenscope::ui {
+namespace {
+
+QLabel* make_label(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return label;
+}
+
+QWidget* group(const QString& title, QWidget* content, QWidget* parent) {
+    auto* box = new QGroupBox(title, parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(content);
+    return box;
+}
+
+}  // namespace
+
+AttributionPanel::AttributionPanel(QWidget* parent)
+    : QWidget(parent),
+      verdict_(make_label(this)),
+      range_(make_label(this)),
+      table_(new QTableWidget(static_cast<int>(analysis::kCategoryCount) + 1, 4, this)),
+      details_(make_label(this)) {
+    table_->setHorizontalHeaderLabels({tr("Category"), tr("Time"), tr("Share"), tr("Hidden")});
+    table_->verticalHeader()->hide();
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    auto* selection = new QWidget(this);
+    auto* sel_layout = new QVBoxLayout(selection);
+    sel_layout->setContentsMargins(0, 0, 0, 0);
+    sel_layout->addWidget(range_);
+    sel_layout->addWidget(table_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(group(tr("Verdict"), verdict_, this));
+    layout->addWidget(group(tr("Selection"), selection, this));
+    layout->addWidget(group(tr("Details"), details_, this));
+    layout->addStretch(1);
+    connect(&watcher_, &QFutureWatcher<analysis::StepAttribution>::finished, this, [this] {
+        // A cleared selection leaves a result-less future behind: nothing to show.
+        if (!pending_ || watcher_.future().resultCount() == 0) return;
+        pending_ = false;
+        result_ = watcher_.result();
+        has_result_ = true;
+        showResult();
+        emit attributionReady();
+    });
+    connect(&verdict_watcher_, &QFutureWatcher<analysis::Verdict>::finished, this, [this] {
+        if (!run_.valid() || verdict_watcher_.future().resultCount() == 0) return;
+        showVerdictResult(verdict_watcher_.result());
+        emit verdictReady();
+    });
+    setRun(OpenRun{});
+}
+
+void AttributionPanel::setRun(const OpenRun& run) {
+    run_ = run;
+    showVerdict();
+    clearSelection();
+    details_->setText(tr("Hover or click an activity in the timeline."));
+}
+
+void AttributionPanel::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    if (has_result_) showResult();
+    if (run_.valid() && verdict_watcher_.isFinished() &&
+        verdict_watcher_.future().resultCount() > 0)
+        showVerdictResult(verdict_watcher_.result());
+}
+
+void AttributionPanel::showVerdict() {
+    if (!run_.valid()) {
+        verdict_->setText(tr("No run open."));
+        return;
+    }
+    verdict_->setText(tr("Assessing the run…"));
+    auto data = run_.data;
+    verdict_watcher_.setFuture(
+        QtConcurrent::run([data] { return analysis::assess_run(*data).verdict; }));
+}
+
+QString AttributionPanel::verdictText() const {
+    return verdict_->text();
+}
+
+// DESIGN.md section 5: the verdict with every rule's number next to its threshold.
+void AttributionPanel::showVerdictResult(const analysis::Verdict& v) {
+    QString text;
+    if (run_.data->info.is_model())
+        text += tr("<i>Model run: a cost model, not a measurement.</i><br>");
+    text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
+    if (!v.bound_by.empty())
+        text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
+    if (v.achieved_bandwidth_fraction > 0)
+        text += tr("<br>achieved bandwidth %1 of peak")
+                    .arg(TimeFormat::share(v.achieved_bandwidth_fraction));
+    if (!v.advice.empty())
+        text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
+    text += QStringLiteral("<table>");
+    for (const auto& r : v.rules) {
+        const bool ns = r.name.ends_with("_ns");
+        auto fmt = [&](double x) {
+            return ns ? TimeFormat::duration(static_cast<std::int64_t>(x), unit_)
+                      : TimeFormat::share(x);
+        };
+        text += QStringLiteral("<tr><td>%1%2</td><td align=right>%3</td><td>&gt; %4</td></tr>")
+                    .arg(r.fired ? QStringLiteral("▶ ") : QString(), QString::fromStdString(r.name),
+                         r.available ? fmt(r.value) : tr("n/a"), fmt(r.threshold));
+    }
+    verdict_->setText(text + QStringLiteral("</table>"));
+}
+
+void AttributionPanel::selectRange(qint64 t0, qint64 t1) {
+    if (!run_.valid() || t1 <= t0) return clearSelection();
+    range_->setText(tr("%1 … %2 (%3), computing…")
+                        .arg(TimeFormat::duration(t0 - run_.index->min_time(), unit_),
+                             TimeFormat::duration(t1 - run_.index->min_time(), unit_),
+                             TimeFormat::duration(t1 - t0, unit_)));
+    pending_ = true;
+    auto data = run_.data;  // shared: the run stays alive while the job reads it
+    watcher_.setFuture(
+        QtConcurrent::run([data, t0, t1] { return analysis::attribute_range(*data, t0, t1); }));
+}
+
+void AttributionPanel::clearSelection() {
+    pending_ = false;
+    has_result_ = false;
+    range_->setText(
+        tr("Select a range in the timeline (shift+drag or right-drag), or click a step."));
+    table_->setVisible(false);
+}
+
+void AttributionPanel::showDetails(const QString& html) {
+    details_->setText(html);
+}
+
+void AttributionPanel::showResult() {
+    const std::int64_t total = result_.end_ns - result_.start_ns;
+    const std::int64_t origin = run_.valid() ? run_.index->min_time() : 0;
+    range_->setText(tr("%1 … %2 (%3)")
+                        .arg(TimeFormat::duration(result_.start_ns - origin, unit_),
+                             TimeFormat::duration(result_.end_ns - origin, unit_),
+                             TimeFormat::duration(total, unit_)));
+    std::int64_t hidden_total = 0;
+    for (std::size_t c = 0; c < analysis::kCategoryCount; ++c) {
+        const auto cat = analysis::kCategories[c];
+        const int row = static_cast<int>(c);
+        auto* name = new QTableWidgetItem(CategoryColors::label(cat));
+        name->setData(Qt::DecorationRole, CategoryColors::color(cat));
+        table_->setItem(row, 0, name);
+        table_->setItem(row, 1,
+                        new QTableWidgetItem(TimeFormat::duration(result_.assigned[c], unit_)));
+        const double share = total > 0 ? static_cast<double>(result_.assigned[c]) / total : 0.0;
+        table_->setItem(row, 2, new QTableWidgetItem(TimeFormat::share(share)));
+        table_->setItem(row, 3,
+                        new QTableWidgetItem(TimeFormat::duration(result_.hidden[c], unit_)));
+        hidden_total += result_.hidden[c];
+    }
+    const int last = static_cast<int>(analysis::kCategoryCount);
+    table_->setItem(last, 0, new QTableWidgetItem(tr("Total")));
+    table_->setItem(last, 1, new QTableWidgetItem(TimeFormat::duration(total, unit_)));
+    table_->setItem(last, 2, new QTableWidgetItem(TimeFormat::share(total > 0 ? 1.0 : 0.0)));
+    table_->setItem(last, 3, new QTableWidgetItem(TimeFormat::duration(hidden_total, unit_)));
+    table_->setVisible(true);
+}
+
+}  // namespace tokenscope::ui

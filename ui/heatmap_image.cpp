@@ -1,0 +1,32 @@
+#include "heatmap_image.h"
+
+#include <QApplication>
+
+#include "heatmap_plot.h"
+#include "plot_exporter.h"
+
+namespace tokenscope::ui {
+
+bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, const QString& path,
+                          QSize size, int dpi, QString* error) {
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
+        if (error != nullptr)
+            *error = QStringLiteral("%1: rendering needs a QApplication (offscreen platform)")
+                         .arg(path);
+        return false;
+    }
+    const QString bad = PlotExporter::checkSize(size, dpi);
+    if (!bad.isEmpty()) {
+        if (error != nullptr) *error = QStringLiteral("%1: %2").arg(path, bad);
+        return false;
+    }
+    HeatmapPlot plot;
+    plot.resize(PlotExporter::layoutSize(size, dpi));
+    HeatmapPlotData data = HeatmapPlotData::fromHeatmap(map);
+    data.title = title;
+    plot.setEmptyText(QStringLiteral("No samples for this metric and rows."));
+    plot.setHeatmap(std::move(data));
+    return PlotExporter::save(&plot, path, size, dpi, error);
+}
+
+}  // namespace tokenscope::ui

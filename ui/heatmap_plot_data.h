@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/heatmap.h"
+#include "analysis/heatmap_diff.h"
+#include "time_format.h"
+
+namespace tokenscope::ui {
+
+// What a HeatmapPlot draws: a P95 matrix or a B - A delta, with everything the
+// plot needs to label it. Values stay in ns; the plot converts to the unit.
+struct HeatmapPlotData {
+    QString title;
+    QString metric;  // "step latency", "kernel duration", ...
+    bool delta = false;  // diverging colour scale over [-range, +range]
+    QStringList row_labels;
+    std::vector<analysis::HeatmapWindow> columns;  // window times; may be fewer than column_count
+    std::size_t column_count = 0;
+    std::int64_t origin_ns = 0;  // column labels are times from here
+    std::vector<std::optional<double>> values;  // ns, row-major; nullopt = blank cell
+    std::vector<std::int64_t> counts;           // samples per cell; empty for deltas
+    std::vector<std::optional<double>> row_sla;
+    std::vector<std::optional<std::size_t>> row_flag;
+    std::optional<double> lo, hi;  // colour range in ns; unset = no non-blank cell
+
+    std::size_t row_count() const { return static_cast<std::size_t>(row_labels.size()); }
+    const std::optional<double>& value(std::size_t row, std::size_t column) const {
+        return values[row * column_count + column];
+    }
+    // A cell above its row's SLA (DESIGN.md section 6).
+    bool breaches(std::size_t row, std::size_t column) const;
+
+    // origin_ns defaults to the first window's start.
+    static HeatmapPlotData fromHeatmap(const analysis::Heatmap& map,
+                                       std::optional<std::int64_t> origin_ns = std::nullopt);
+    // Columns are labelled by `times` (the run with more windows) where given.
+    static HeatmapPlotData fromDiff(const analysis::HeatmapDiff& diff,
+                                    const std::vector<analysis::HeatmapWindow>& times,
+                                    std::int64_t origin_ns, const QString& metric);
+    static QString metricLabel(analysis::HeatmapMetric metric);
+};
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,86 @@
+#include "load_job.h"
+
+#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+#include "run_loader.h"
+
+namespace tokenscope::ui {
+namespace {
+
+// Progress is sent at most this often, so a fast loader cannot flood the event queue.
+constexpr qint64 kProgressIntervalMs = 30;
+
+}  // namespace
+
+LoadJob::LoadJob(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<OpenRun>();
+    qRegisterMetaType<QList<OpenRun>>();
+}
+
+LoadJob::~LoadJob() {
+    cancel();
+    wait();
+}
+
+bool LoadJob::running() const {
+    return future_.isValid() && !future_.isFinished();
+}
+
+void LoadJob::wait() {
+    if (future_.isValid()) future_.waitForFinished();
+}
+
+void LoadJob::cancel() {
+    if (stop_) stop_->store(true);
+}
+
+bool LoadJob::start(const QStringList& paths) {
+    if (running() || paths.isEmpty()) return false;
+    stop_ = std::make_shared<std::atomic<bool>>(false);
+    auto stop = stop_;
+    future_ = QtConcurrent::run([this, paths, stop] { run_worker(paths, stop); });
+    return true;
+}
+
+// Runs on the worker thread: signals emitted here reach GUI-thread receivers queued.
+void LoadJob::run_worker(const QStringList& paths, std::shared_ptr<std::atomic<bool>> stop) {
+    QList<OpenRun> opened;
+    QElapsedTimer since_last;
+    since_last.start();
+    const qint64 files = paths.size();
+    try {
+        for (qint64 f = 0; f < files; ++f) {
+            const QString& path = paths[static_cast<int>(f)];
+            // Scale to per-mille per file so several files share one bar.
+            auto report = [&](std::int64_t done, std::int64_t total) {
+                if (stop->load()) return false;
+                if (since_last.elapsed() >= kProgressIntervalMs) {
+                    since_last.restart();
+                    const qint64 part = total > 0 ? done * 1000 / total : 0;
+                    emit progress(f * 1000 + part, files * 1000);
+                }
+                return true;
+            };
+            auto runs = RunLoader::load(path.toStdString(), report);
+            for (auto& r : runs) {
+                auto data = std::make_shared<const trace::RunData>(std::move(r));
+                auto index = std::make_shared<const TimelineIndex>(*data);
+                opened.push_back(OpenRun{path, data, index});
+            }
+            emit progress((f + 1) * 1000, files * 1000);
+            emit fileLoaded(path, static_cast<int>(runs.size()));
+            if (stop->load()) throw trace::Cancelled();
+        }
+    } catch (const trace::Cancelled&) {
+        emit cancelled();
+        return;
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+        return;
+    }
+    emit finished(opened);
+}
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,330 @@
+#include "main_window.h"
+
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+
+#include "attribution_panel.h"
+#include "breakdown_tab.h"
+#include "compare_tab.h"
+#include "heatmap_tab.h"
+#include "load_job.h"
+#include "run_list_model.h"
+#include "sample_run.h"
+#include "timeline_tab.h"
+#include "timeline_view.h"
+
+namespace tokenscope::ui {
+namespace {
+
+constexpr int kMaxRecent = 10;
+
+QStringList local_files(const QMimeData* mime) {
+    QStringList paths;
+    if (mime == nullptr || !mime->hasUrls()) return paths;
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    return paths;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      runs_(new RunListModel(this)),
+      tabs_(new QTabWidget(this)),
+      timeline_(new TimelineTab(this)),
+      heatmap_(new HeatmapTab(this)),
+      breakdown_(new BreakdownTab(this)),
+      compare_(new CompareTab(this)),
+      job_(new LoadJob(this)) {
+    setWindowTitle(QStringLiteral("Tokenscope"));
+    setAcceptDrops(true);
+    resize(1500, 900);  // first start; later starts restore the saved geometry
+    tabs_->addTab(timeline_, tr("Timeline"));
+    tabs_->addTab(heatmap_, tr("Heatmap"));
+    tabs_->addTab(breakdown_, tr("Breakdown"));
+    tabs_->addTab(compare_, tr("Compare"));
+    setCentralWidget(tabs_);
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+
+    connect(job_, &LoadJob::progress, this, [this](qint64 done, qint64 total) {
+        progress_->setRange(0, static_cast<int>(total));
+        progress_->setValue(static_cast<int>(done));
+    });
+    connect(job_, &LoadJob::finished, this, &MainWindow::onLoaded);
+    connect(job_, &LoadJob::failed, this, &MainWindow::onFailed);
+    connect(job_, &LoadJob::cancelled, this, [this] {
+        showMessage(tr("Opening cancelled; the open runs are unchanged."), false);
+        startNext();
+    });
+    TimelineView* view = timeline_->view();
+    connect(view, &TimelineView::rangeSelected, attribution_, &AttributionPanel::selectRange);
+    connect(view, &TimelineView::selectionCleared, attribution_, &AttributionPanel::clearSelection);
+    connect(view, &TimelineView::detailsChanged, attribution_, &AttributionPanel::showDetails);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    run_view_ = new QListView(this);
+    run_view_->setModel(runs_);
+    run_view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    run_view_->setAlternatingRowColors(true);
+    connect(run_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                setCurrentRow(current.isValid() ? current.row() : -1);
+            });
+    auto* runs_dock = new QDockWidget(tr("Runs"), this);
+    runs_dock->setObjectName(QStringLiteral("runs_dock"));
+    runs_dock->setWidget(run_view_);
+    addDockWidget(Qt::LeftDockWidgetArea, runs_dock);
+
+    attribution_ = new AttributionPanel(this);
+    auto* right = new QDockWidget(tr("Attribution"), this);
+    right->setObjectName(QStringLiteral("attribution_dock"));
+    right->setWidget(attribution_);
+    addDockWidget(Qt::RightDockWidgetArea, right);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    refreshRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* units = view->addMenu(tr("&Units"));
+    auto* group = new QActionGroup(this);
+    unit_ms_ = units->addAction(tr("&Milliseconds (ms)"));
+    unit_us_ = units->addAction(tr("Micro&seconds (us)"));
+    for (QAction* a : {unit_ms_, unit_us_}) {
+        a->setCheckable(true);
+        group->addAction(a);
+    }
+    connect(unit_ms_, &QAction::triggered, this, [this] { setUnit(TimeUnit::Milliseconds); });
+    connect(unit_us_, &QAction::triggered, this, [this] { setUnit(TimeUnit::Microseconds); });
+}
+
+void MainWindow::buildStatusBar() {
+    message_ = new QLabel(this);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(220);
+    progress_->setVisible(false);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setVisible(false);
+    connect(cancel_, &QPushButton::clicked, job_, &LoadJob::cancel);
+    statusBar()->addWidget(message_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    setUnit(TimeFormat::from_settings(
+        settings.value(QStringLiteral("view/unit"), QStringLiteral("ms")).toString()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    job_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    (unit == TimeUnit::Milliseconds ? unit_ms_ : unit_us_)->setChecked(true);
+    QSettings().setValue(QStringLiteral("view/unit"), TimeFormat::to_settings(unit));
+    for (RunTab* tab : runTabs()) tab->setUnit(unit);
+    attribution_->setUnit(unit);
+}
+
+QList<RunTab*> MainWindow::runTabs() const {
+    return {timeline_, heatmap_, breakdown_, compare_};
+}
+
+QString MainWindow::lastMessage() const {
+    return message_->text();
+}
+
+bool MainWindow::busy() const {
+    return job_->running() || !queue_.isEmpty();
+}
+
+void MainWindow::chooseFiles() {
+    QSettings settings;
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open runs or traces"), settings.value(QStringLiteral("recent/dir")).toString(),
+        tr("Tokenscope runs (*.tokenscope);;All files (*)"));
+    if (paths.isEmpty()) return;
+    settings.setValue(QStringLiteral("recent/dir"), QFileInfo(paths.first()).absolutePath());
+    openFiles(paths, paths.size() == 2);
+}
+
+void MainWindow::openFiles(const QStringList& paths, bool compare) {
+    if (paths.isEmpty()) return;
+    queue_.append(Request{paths, compare && paths.size() >= 2 ? Mode::Compare : Mode::Open});
+    if (!job_->running()) startNext();
+}
+
+bool MainWindow::openSampleRun() {
+    const QString sample = SampleRun::path();
+    if (sample.isEmpty()) {
+        showMessage(tr("No sample run found (looked in %1). Open a file with File > Open, or drop "
+                       "one on this window.")
+                        .arg(SampleRun::candidates().join(QStringLiteral(", "))),
+                    false);
+        return false;
+    }
+    openFiles({sample});
+    return true;
+}
+
+void MainWindow::startNext() {
+    if (queue_.isEmpty()) {
+        progress_->setVisible(false);
+        cancel_->setVisible(false);
+        return;
+    }
+    active_ = queue_.takeFirst();
+    progress_->setRange(0, 0);  // busy until the first progress report
+    progress_->setVisible(true);
+    cancel_->setVisible(true);
+    showMessage(tr("Opening %1…").arg(active_.paths.join(QStringLiteral(", "))), false);
+    job_->start(active_.paths);
+}
+
+void MainWindow::onLoaded(const QList<OpenRun>& runs) {
+    const OpenRun current = current_row_ >= 0 ? runs_->run(current_row_) : OpenRun{};
+    const int first = runs_->append(runs);
+    addRecent(active_.paths);
+    showMessage(tr("Opened %1 run(s) from %2")
+                    .arg(runs.size())
+                    .arg(active_.paths.join(QStringLiteral(", "))),
+                false);
+    if (active_.mode == Mode::Compare && runs.size() >= 2) {
+        // The first run of each file: a file may hold several runs.
+        int second = first + 1;
+        for (int i = 0; i < runs.size(); ++i)
+            if (runs[i].path == active_.paths.value(1)) {
+                second = first + i;
+                break;
+            }
+        const OpenRun& b = runs_->run(second);
+        selectRows(first, second);
+        compare_->compare(runs_->run(first), b);
+        tabs_->setCurrentWidget(compare_);
+        emit compareRequested(active_.paths.value(0), active_.paths.value(1, b.path));
+    } else if (active_.mode == Mode::CompareWithCurrent && current.valid()) {
+        selectRows(runs_->find_path(current.path), first);
+        compare_->compare(current, runs_->run(first));
+        tabs_->setCurrentWidget(compare_);
+        emit compareRequested(current.path, active_.paths.value(0));
+    } else {
+        selectRows(first, -1);
+    }
+    emit runsOpened(static_cast<int>(runs.size()));
+    startNext();
+}
+
+void MainWindow::onFailed(const QString& message) {
+    showMessage(tr("Could not open: %1").arg(message), true);
+    emit errorReported(message);
+    startNext();
+}
+
+void MainWindow::showMessage(const QString& text, bool error) {
+    message_->setText(text);
+    message_->setToolTip(text);
+    message_->setForegroundRole(error ? QPalette::BrightText : QPalette::WindowText);
+    message_->setStyleSheet(error ? QStringLiteral("color: #d55e00; font-weight: bold;")
+                                  : QString());
+}
+
+void MainWindow::selectRows(int first, int second) {
+    auto* sel = run_view_->selectionModel();
+    sel->clearSelection();
+    if (second >= 0) sel->select(runs_->index(second), QItemSelectionModel::Select);
+    if (first >= 0) sel->setCurrentIndex(runs_->index(first), QItemSelectionModel::Select);
+}
+
+void MainWindow::setCurrentRow(int row) {
+    current_row_ = row;
+    const OpenRun run = row >= 0 ? runs_->run(row) : OpenRun{};
+    for (RunTab* tab : runTabs()) tab->setRun(run);
+    attribution_->setRun(run);
+    setWindowTitle(run.valid() ? QStringLiteral("%1 — Tokenscope").arg(run.name())
+                               : QStringLiteral("Tokenscope"));
+}
+
+void MainWindow::addRecent(const QStringList& paths) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recent/files")).toStringList();
+    for (const QString& p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        recent.removeAll(abs);
+        recent.prepend(abs);
+    }
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recent/files"), recent);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    recent_menu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent/files")).toStringList();
+    for (const QString& path : recent)
+        recent_menu_->addAction(path, this, [this, path] { openFiles({path}); });
+    recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::droppedOnCompare(QPoint pos) const {
+    const QPoint in_bar = tabs_->tabBar()->mapFrom(this, pos);
+    if (tabs_->tabBar()->rect().contains(in_bar))
+        return tabs_->tabBar()->tabAt(in_bar) == tabs_->indexOf(compare_);
+    return tabs_->currentWidget() == compare_ &&
+           compare_->rect().contains(compare_->mapFrom(this, pos));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!local_files(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList paths = local_files(event->mimeData());
+    if (paths.isEmpty()) return;
+    event->acceptProposedAction();
+    if (paths.size() == 1 && droppedOnCompare(event->position().toPoint()) && current_row_ >= 0) {
+        queue_.append(Request{paths, Mode::CompareWithCurrent});
+        if (!job_->running()) startNext();
+        return;
+    }
+    openFiles(paths, paths.size() >= 2);
+}
+
+}  // namespace tokenscope::ui

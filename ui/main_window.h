@@ -1,0 +1,111 @@
+#pragma once
+
+#include <QList>
+#include <QMainWindow>
+#include <QStringList>
+
+#include "open_run.h"
+#include "time_format.h"
+
+class QAction;
+class QLabel;
+class QListView;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace tokenscope::ui {
+
+class AttributionPanel;
+class BreakdownTab;
+class CompareTab;
+class HeatmapTab;
+class LoadJob;
+class RunListModel;
+class RunTab;
+class TimelineTab;
+
+// Runs on the left, the Timeline/Heatmap/Breakdown/Compare tabs in the centre,
+// attribution on the right, progress and errors in the status bar. Files open
+// in the background (LoadJob); the GUI thread never waits for one.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens files in the background, one job after another. With `compare`, the
+    // first two runs opened become A and B of the comparison.
+    void openFiles(const QStringList& paths, bool compare = false);
+    // Opens the bundled sample; without one, shows a hint and returns false.
+    bool openSampleRun();
+
+    TimeUnit unit() const { return unit_; }
+    void setUnit(TimeUnit unit);
+    QString lastMessage() const;
+    bool busy() const;
+
+    RunListModel* runList() const { return runs_; }
+    QListView* runListView() const { return run_view_; }
+    QTabWidget* tabs() const { return tabs_; }
+    TimelineTab* timelineTab() const { return timeline_; }
+    CompareTab* compareTab() const { return compare_; }
+    AttributionPanel* attributionPanel() const { return attribution_; }
+
+  signals:
+    void compareRequested(const QString& a, const QString& b);
+    void errorReported(const QString& message);
+    // Every run of one open request is in the runs list.
+    void runsOpened(int count);
+
+  protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    enum class Mode { Open, Compare, CompareWithCurrent };
+    struct Request {
+        QStringList paths;
+        Mode mode = Mode::Open;
+    };
+
+    void buildMenus();
+    void buildDocks();
+    void buildStatusBar();
+    void restoreSettings();
+    void startNext();
+    void onLoaded(const QList<OpenRun>& runs);
+    void onFailed(const QString& message);
+    void showMessage(const QString& text, bool error);
+    void setCurrentRow(int row);
+    void selectRows(int first, int second);
+    void addRecent(const QStringList& paths);
+    void refreshRecentMenu();
+    void chooseFiles();
+    bool droppedOnCompare(QPoint pos) const;
+    QList<RunTab*> runTabs() const;
+
+    RunListModel* runs_;
+    QListView* run_view_ = nullptr;
+    QTabWidget* tabs_;
+    TimelineTab* timeline_;
+    HeatmapTab* heatmap_;
+    BreakdownTab* breakdown_;
+    CompareTab* compare_;
+    AttributionPanel* attribution_ = nullptr;
+    LoadJob* job_;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QLabel* message_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QAction* unit_ms_ = nullptr;
+    QAction* unit_us_ = nullptr;
+    QList<Request> queue_;
+    Request active_;
+    TimeUnit unit_ = TimeUnit::Milliseconds;
+    int current_row_ = -1;
+};
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <memory>
+
+#include "timeline_index.h"
+#include "trace/run_data.h"
+
+namespace tokenscope::ui {
+
+// One run the window holds open: where it came from, the data, and the index
+// the timeline paints from. Shared and immutable, so background jobs may read it.
+struct OpenRun {
+    QString path;
+    std::shared_ptr<const trace::RunData> data;
+    std::shared_ptr<const TimelineIndex> index;
+
+    bool valid() const { return data != nullptr; }
+    QString name() const { return valid() ? QString::fromStdString(data->info.name) : QString(); }
+};
+
+}  // namespace tokenscope::ui
+
+Q_DECLARE_METATYPE(tokenscope::ui::OpenRun)

@@ -1,0 +1,83 @@
+#include "run_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <tuple>
+
+#include "store/store_reader.h"
+
+#ifdef TOKENSCOPE_HAVE_OPEN_ANY
+#include "import/open_any.h"
+#endif
+
+namespace tokenscope::ui {
+namespace {
+
+#ifndef TOKENSCOPE_HAVE_OPEN_ANY
+std::vector<trace::RunData> load_store(const std::string& path, const trace::ProgressFn& progress) {
+    store::StoreReader reader(path);
+    const auto summaries = reader.runs();
+    std::int64_t total = 0;
+    for (const auto& s : summaries) total += std::max<std::int64_t>(s.activity_count, 1);
+    std::vector<trace::RunData> runs;
+    std::int64_t before = 0;
+    for (const auto& s : summaries) {
+        // Progress over all runs of the file, not restarting per run.
+        trace::ProgressFn scaled = [&](std::int64_t done, std::int64_t) {
+            return !progress || progress(before + done, total);
+        };
+        runs.push_back(reader.load_run(s.info.id, scaled));
+        before += std::max<std::int64_t>(s.activity_count, 1);
+    }
+    return runs;
+}
+#endif
+
+}  // namespace
+
+std::vector<trace::RunData> RunLoader::load(const std::string& path,
+                                            const trace::ProgressFn& progress) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw std::runtime_error(path + ": no such file");
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error(path + ": is a directory, not a trace file");
+    std::vector<trace::RunData> runs;
+    try {
+#ifdef TOKENSCOPE_HAVE_OPEN_ANY
+        runs = import::open_any(path, {}, progress);
+#else
+        runs = load_store(path, progress);
+#endif
+    } catch (const trace::Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        // Engine errors name the file already; anything else gets the name here.
+        const std::string what = e.what();
+        if (what.find(path) != std::string::npos) throw;
+        throw std::runtime_error(path + ": " + what);
+    }
+    if (runs.empty()) throw std::runtime_error(path + ": the file holds no runs");
+    for (auto& r : runs) normalize(r);
+    return runs;
+}
+
+void RunLoader::normalize(trace::RunData& run) {
+    auto by_lane_start = [](const trace::Activity& a, const trace::Activity& b) {
+        return std::tie(a.lane, a.start_ns) < std::tie(b.lane, b.start_ns);
+    };
+    // At equal starts the enclosing (longer) span goes first, so nesting depth is right.
+    auto enclosing_first = [](const trace::Activity& a, const trace::Activity& b) {
+        return std::tie(a.lane, a.start_ns, b.end_ns) < std::tie(b.lane, b.start_ns, a.end_ns);
+    };
+    // In place (std::sort): a stable sort would need a second copy of a 10M-activity run.
+    if (!std::is_sorted(run.activities.begin(), run.activities.end(), by_lane_start))
+        std::sort(run.activities.begin(), run.activities.end(), enclosing_first);
+    auto by_lane_time = [](const trace::CounterSample& a, const trace::CounterSample& b) {
+        return std::tie(a.lane, a.time_ns) < std::tie(b.lane, b.time_ns);
+    };
+    if (!std::is_sorted(run.counters.begin(), run.counters.end(), by_lane_time))
+        std::sort(run.counters.begin(), run.counters.end(), by_lane_time);
+}
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,279 @@
+#include "timeline_painter.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "category_colors.h"
+#include "span_folder.h"
+
+namespace tokenscope::ui {
+namespace {
+
+using Layout = TimelineLayout;
+
+// 1-2-5 steps, at least min_ns apart.
+std::int64_t nice_step(double min_ns) {
+    double base = std::pow(10.0, std::floor(std::log10(std::max(min_ns, 1.0))));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (base * m >= min_ns)
+            return std::max<std::int64_t>(1, static_cast<std::int64_t>(base * m));
+    return static_cast<std::int64_t>(base * 10.0);
+}
+
+QString span_text(const trace::RunData& run, const SpanItem& item) {
+    if (item.count > 1) return QStringLiteral("%1 events").arg(item.count);
+    return QString::fromUtf8(
+        run.name_of(run.activities[item.first]).data(),
+        static_cast<qsizetype>(run.name_of(run.activities[item.first]).size()));
+}
+
+}  // namespace
+
+TimelinePainter::TimelinePainter(const TimelineScene& scene, analysis::Classifier* classifier,
+                                 const QPalette& palette)
+    : s_(scene), classifier_(classifier), palette_(palette) {}
+
+QColor TimelinePainter::color_of(const trace::Activity& a) const {
+    using K = trace::ActivityKind;
+    if (a.kind == K::Memcpy) return CategoryColors::copy_color(a.copy);
+    if (a.kind == K::Memset) return CategoryColors::color(analysis::Category::GpuMemory);
+    if (a.kind == K::Kernel) {
+        auto c = classifier_ ? classifier_->gpu_category(a) : std::nullopt;
+        return CategoryColors::color(c.value_or(analysis::Category::GpuCompute));
+    }
+    return CategoryColors::host_color(a.kind);
+}
+
+int TimelinePainter::row_top(const Row& row) const {
+    return Layout::kAxisHeight + row.y - s_.scroll_y;
+}
+
+void TimelinePainter::paint(QPainter& p, int width, int height) {
+    p.fillRect(0, 0, width, height, palette_.color(QPalette::Base));
+    if (s_.index == nullptr || s_.layout == nullptr) return;
+    const int plot_w = std::max(1, width - Layout::kLabelWidth);
+    p.save();
+    p.setClipRect(Layout::kLabelWidth, Layout::kAxisHeight, plot_w, height - Layout::kAxisHeight);
+    p.translate(Layout::kLabelWidth, 0);
+    bool odd = false;
+    for (const auto& row : s_.layout->rows()) {
+        const int top = row_top(row);
+        if (top > height || top + row.height < Layout::kAxisHeight) continue;
+        if ((odd = !odd))
+            p.fillRect(0, top, plot_w, row.height, palette_.color(QPalette::AlternateBase));
+        if (row.kind == Layout::RowKind::Steps)
+            paint_steps(p, row, plot_w);
+        else if (row.kind == Layout::RowKind::Counter)
+            paint_counter(p, row, plot_w);
+        else
+            paint_spans(p, row, plot_w);
+    }
+    paint_guides(p, plot_w, height);
+    p.restore();
+    paint_overlays(p, width, height);
+    paint_labels(p, height);
+    p.save();
+    p.translate(Layout::kLabelWidth, 0);
+    paint_axis(p, plot_w);
+    p.restore();
+}
+
+void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {
+    p.fillRect(0, 0, plot_w, Layout::kAxisHeight, palette_.color(QPalette::Window));
+    const auto& vp = s_.viewport;
+    const std::int64_t step = nice_step(vp.ns_per_px() * 90.0);
+    const std::int64_t origin = s_.index->min_time();
+    const std::int64_t t0 = vp.start_ns();
+    std::int64_t t = origin + ((t0 - origin) / step) * step;
+    p.setPen(palette_.color(QPalette::WindowText));
+    for (; vp.x_of(t) < plot_w; t += step) {
+        const double x = vp.x_of(t);
+        if (x < 0) continue;
+        p.drawLine(QPointF(x, Layout::kAxisHeight - 6), QPointF(x, Layout::kAxisHeight));
+        p.drawText(QPointF(x + 3, Layout::kAxisHeight - 8),
+                   TimeFormat::tick(t - origin, step, s_.unit));
+    }
+}
+
+void TimelinePainter::paint_spans(QPainter& p, const Row& row, int plot_w) const {
+    const auto& run = s_.index->run();
+    const auto items = SpanFolder::collect(*s_.index, static_cast<std::size_t>(row.lane),
+                                           s_.viewport, plot_w, row.depth_rows);
+    const int top = row_top(row);
+    const QFontMetrics fm(p.font());
+    for (const auto& it : items) {
+        const double x0 = std::max(it.x0, -2.0);
+        // A one-pixel gap keeps back-to-back spans of one colour apart.
+        const double right = it.x1 - it.x0 >= 4.0 ? it.x1 - 1.0 : it.x1;
+        const double x1 = std::min(std::max(right, it.x0 + 1.0), plot_w + 2.0);
+        const QRectF r(x0, top + it.depth * Layout::kSpanHeight + 1, x1 - x0,
+                       Layout::kSpanHeight - 2);
+        QColor fill = color_of(run.activities[it.first]);
+        if (it.count > 1) {
+            // A fold is drawn dimmer and hatched, so it never passes for one long span.
+            fill.setAlpha(150);
+            p.fillRect(r, fill);
+            p.fillRect(r, QBrush(palette_.color(QPalette::Text), Qt::BDiagPattern));
+        } else {
+            p.fillRect(r, fill);
+        }
+        if (r.width() > 24) {
+            p.setPen(CategoryColors::text_on(fill));
+            const QString text =
+                fm.elidedText(span_text(run, it), Qt::ElideRight, static_cast<int>(r.width()) - 4);
+            p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        }
+    }
+}
+
+void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) const {
+    const auto lane = static_cast<std::size_t>(row.lane);
+    const auto& cs = s_.index->run().counters;
+    const auto r =
+        s_.index->visible_counters(lane, s_.viewport.start_ns(), s_.viewport.end_ns(plot_w));
+    const double top_value = s_.index->counter_max(lane);
+    if (r.size() == 0 || top_value <= 0) return;
+    const int top = row_top(row) + 2;
+    const double h = Layout::kCounterHeight - 4;
+    auto y_of = [&](double v) { return top + h - v / top_value * h; };
+    // Several samples in one pixel column become a min-max bar, so cost stays per pixel.
+    QPainterPath line;
+    const QColor color = CategoryColors::color(analysis::Category::Pcie);
+    p.setPen(QPen(color, 1));
+    long column = LONG_MIN;
+    double lo = 0, hi = 0;
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+        const double x = s_.viewport.x_of(cs[i].time_ns);
+        const double y = y_of(cs[i].value);
+        const long c = std::lround(std::floor(x));
+        if (c == column) {
+            lo = std::max(lo, y), hi = std::min(hi, y);
+            continue;
+        }
+        if (column != LONG_MIN && lo - hi >= 1)
+            p.drawLine(QPointF(column, lo), QPointF(column, hi));
+        column = c, lo = y, hi = y;
+        line.isEmpty() ? line.moveTo(x, y) : line.lineTo(x, y);
+    }
+    p.drawPath(line);
+    p.setPen(palette_.color(QPalette::PlaceholderText));
+    p.drawText(QPointF(4, top + 10), QString::number(top_value, 'g', 3));
+}
+
+void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const {
+    const auto& steps = s_.index->run().steps;
+    const auto& order = s_.index->steps_by_start();
+    const auto r = s_.index->visible_steps(s_.viewport.start_ns(), s_.viewport.end_ns(plot_w));
+    const int top = row_top(row) + 1;
+    const QFontMetrics fm(p.font());
+    double last_x1 = -1e9;
+    for (std::size_t k = r.begin; k < r.end; ++k) {
+        const auto& st = steps[order[k]];
+        const double x0 = s_.viewport.x_of(st.start_ns);
+        const double x1 = s_.viewport.x_of(st.end_ns);
+        if (x1 < 0 || (x1 - x0 < 3.0 && x1 < last_x1 + 1.0)) continue;  // fold narrow steps
+        last_x1 = x1;
+        QColor fill =
+            st.phase == trace::Phase::Prefill ? QColor(0x6A, 0x4C, 0x93) : QColor(0x8E, 0x9A, 0xAF);
+        const QRectF rect(x0, top, std::max(1.0, x1 - x0 - 1.0), Layout::kSpanHeight - 2);
+        p.fillRect(rect, fill);
+        if (rect.width() > 30) {
+            p.setPen(CategoryColors::text_on(fill));
+            const QString text =
+                st.phase == trace::Phase::Iteration
+                    ? QStringLiteral("step %1").arg(st.index)
+                    : QStringLiteral("req %1 · token %2").arg(st.request).arg(st.index);
+            p.drawText(rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter,
+                       fm.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 4));
+        }
+    }
+}
+
+void TimelinePainter::paint_guides(QPainter& p, int plot_w, int height) const {
+    const auto& steps = s_.index->run().steps;
+    const auto& order = s_.index->steps_by_start();
+    const auto r = s_.index->visible_steps(s_.viewport.start_ns(), s_.viewport.end_ns(plot_w));
+    QColor guide = palette_.color(QPalette::Text);
+    guide.setAlpha(45);
+    p.setPen(QPen(guide, 1, Qt::DashLine));
+    double last = -1e9;
+    for (std::size_t k = r.begin; k < r.end; ++k) {
+        const double x = s_.viewport.x_of(steps[order[k]].end_ns);  // token emission
+        if (x < 0 || x > plot_w || std::abs(x - last) < 4.0) continue;
+        last = x;
+        p.drawLine(QPointF(x, Layout::kAxisHeight), QPointF(x, height));
+    }
+}
+
+int TimelinePainter::depth_of(std::size_t i) const {
+    const auto& a = s_.index->run().activities[i];
+    int depth = 0;
+    s_.index->for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
+        if (j == i) depth = d;
+    });
+    return std::min(depth, Layout::kMaxDepthRows - 1);
+}
+
+QRectF TimelinePainter::span_rect(std::size_t i, int width) const {
+    if (s_.index == nullptr || i >= s_.index->run().activities.size()) return {};
+    const auto& a = s_.index->run().activities[i];
+    const Row* row = s_.layout->row_of_lane(a.lane);
+    if (row == nullptr) return {};
+    const double x0 = Layout::kLabelWidth + s_.viewport.x_of(a.start_ns);
+    const double x1 = Layout::kLabelWidth + s_.viewport.x_of(a.end_ns);
+    const QRectF r(x0, row_top(*row) + depth_of(i) * Layout::kSpanHeight + 1,
+                   std::max(1.0, x1 - x0), Layout::kSpanHeight - 2);
+    return r.intersects(QRectF(Layout::kLabelWidth, 0, width, 1e9)) ? r : QRectF();
+}
+
+void TimelinePainter::paint_overlays(QPainter& p, int width, int height) const {
+    p.save();
+    p.setClipRect(Layout::kLabelWidth, Layout::kAxisHeight, width - Layout::kLabelWidth, height);
+    if (s_.has_selection) {
+        const double x0 = Layout::kLabelWidth + s_.viewport.x_of(s_.selection_start);
+        const double x1 = Layout::kLabelWidth + s_.viewport.x_of(s_.selection_end);
+        QColor c = palette_.color(QPalette::Highlight);
+        c.setAlpha(60);
+        p.fillRect(QRectF(x0, Layout::kAxisHeight, x1 - x0, height), c);
+        p.setPen(palette_.color(QPalette::Text));
+        p.drawText(QPointF(x0 + 4, Layout::kAxisHeight + 12),
+                   TimeFormat::duration(s_.selection_end - s_.selection_start, s_.unit));
+    }
+    const QRectF hovered = span_rect(s_.hovered, width);
+    const QRectF linked = span_rect(s_.linked, width);
+    const QRectF found = span_rect(s_.found, width);
+    if (!found.isEmpty()) {
+        p.setPen(QPen(QColor(0xF0, 0xE4, 0x42), 2));
+        p.drawRect(found.adjusted(-1, -1, 1, 1));
+    }
+    p.setPen(QPen(palette_.color(QPalette::Text), 2));
+    for (const QRectF& r : {hovered, linked})
+        if (!r.isEmpty()) p.drawRect(r.adjusted(-1, -1, 1, 1));
+    if (!hovered.isEmpty() && !linked.isEmpty()) {
+        const bool down = linked.top() > hovered.top();
+        const QPointF from(hovered.left(), down ? hovered.bottom() : hovered.top());
+        const QPointF to(linked.left(), down ? linked.top() : linked.bottom());
+        p.setRenderHint(QPainter::Antialiasing);
+        p.drawLine(from, to);
+    }
+    p.restore();
+}
+
+void TimelinePainter::paint_labels(QPainter& p, int height) const {
+    p.fillRect(0, 0, Layout::kLabelWidth, height, palette_.color(QPalette::Window));
+    const QFontMetrics fm(p.font());
+    for (const auto& row : s_.layout->rows()) {
+        const int top = row_top(row);
+        if (top + row.height < Layout::kAxisHeight || top > height) continue;
+        p.setPen(palette_.color(QPalette::WindowText));
+        p.drawText(QRect(6, top, Layout::kLabelWidth - 10, Layout::kSpanHeight), Qt::AlignVCenter,
+                   fm.elidedText(row.label, Qt::ElideMiddle, Layout::kLabelWidth - 10));
+    }
+    p.setPen(palette_.color(QPalette::Mid));
+    p.drawLine(Layout::kLabelWidth - 1, 0, Layout::kLabelWidth - 1, height);
+}
+
+}  // namespace tokenscope::ui

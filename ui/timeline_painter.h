@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+#include <QRectF>
+
+#include "analysis/classifier.h"
+#include "timeline_scene.h"
+
+class QPainter;
+
+namespace tokenscope::ui {
+
+// Draws one frame of the timeline: axis, lane labels, spans (folded by
+// SpanFolder), counters, the step track, step guides, selection and the
+// correlation link. Only what lies in the visible window is visited.
+class TimelinePainter {
+  public:
+    TimelinePainter(const TimelineScene& scene, analysis::Classifier* classifier,
+                    const QPalette& palette);
+    void paint(QPainter& p, int width, int height);
+
+    // Where activity i is drawn, in widget coordinates; empty when it is off screen.
+    QRectF span_rect(std::size_t i, int width) const;
+    QColor color_of(const trace::Activity& a) const;
+
+  private:
+    using Row = TimelineLayout::Row;
+    int row_top(const Row& row) const;
+    void paint_axis(QPainter& p, int plot_w) const;
+    void paint_spans(QPainter& p, const Row& row, int plot_w) const;
+    void paint_counter(QPainter& p, const Row& row, int plot_w) const;
+    void paint_steps(QPainter& p, const Row& row, int plot_w) const;
+    void paint_guides(QPainter& p, int plot_w, int height) const;
+    void paint_overlays(QPainter& p, int width, int height) const;
+    void paint_labels(QPainter& p, int height) const;
+    int depth_of(std::size_t i) const;
+
+    const TimelineScene& s_;
+    analysis::Classifier* classifier_;
+    QPalette palette_;
+};
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "time_format.h"
+#include "timeline_index.h"
+#include "timeline_layout.h"
+#include "timeline_viewport.h"
+
+namespace tokenscope::ui {
+
+// Everything one frame of the timeline depends on: the painter reads it, the view owns it.
+struct TimelineScene {
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+    const TimelineIndex* index = nullptr;
+    const TimelineLayout* layout = nullptr;
+    TimelineViewport viewport;
+    int scroll_y = 0;
+    TimeUnit unit = TimeUnit::Milliseconds;
+    std::size_t hovered = kNone;  // activity under the cursor
+    std::size_t linked = kNone;   // its API call or kernel, by correlation id
+    std::size_t found = kNone;    // current search match
+    bool has_selection = false;
+    std::int64_t selection_start = 0;
+    std::int64_t selection_end = 0;
+};
+
+}  // namespace tokenscope::ui

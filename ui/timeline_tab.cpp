@@ -1,0 +1,88 @@
+#include "timeline_tab.h"
+
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "timeline_view.h"
+
+namespace tokenscope::ui {
+
+TimelineTab::TimelineTab(QWidget* parent)
+    : RunTab(parent),
+      view_(new TimelineView(this)),
+      search_(new QLineEdit(this)),
+      matches_(new QLabel(this)) {
+    search_->setPlaceholderText(tr("Find by name (Enter: next, Shift+Enter: previous)"));
+    search_->setClearButtonEnabled(true);
+    auto* previous = new QToolButton(this);
+    previous->setArrowType(Qt::LeftArrow);
+    previous->setToolTip(tr("Previous match"));
+    auto* next = new QToolButton(this);
+    next->setArrowType(Qt::RightArrow);
+    next->setToolTip(tr("Next match"));
+    auto* fit = new QToolButton(this);
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Show the whole run (Home)"));
+    auto* hint = new QLabel(tr("wheel: zoom · drag: pan · shift/right-drag: select"), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(search_, 1);
+    bar->addWidget(previous);
+    bar->addWidget(next);
+    bar->addWidget(matches_);
+    bar->addSpacing(12);
+    bar->addWidget(fit);
+    bar->addWidget(hint);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(bar);
+    layout->addWidget(view_, 1);
+
+    connect(search_, &QLineEdit::textChanged, this, &TimelineTab::updateQuery);
+    connect(search_, &QLineEdit::returnPressed, this, &TimelineTab::findNext);
+    connect(previous, &QToolButton::clicked, this, &TimelineTab::findPrevious);
+    connect(next, &QToolButton::clicked, this, &TimelineTab::findNext);
+    connect(fit, &QToolButton::clicked, view_, &TimelineView::fitAll);
+}
+
+void TimelineTab::setRun(const OpenRun& run) {
+    run_ = run;
+    view_->setRun(run);
+    updateQuery();
+}
+
+void TimelineTab::setUnit(TimeUnit unit) {
+    view_->setUnit(unit);
+}
+
+void TimelineTab::updateQuery() {
+    finder_.set_query(run_.valid() ? run_.data.get() : nullptr, search_->text());
+    showPosition();
+}
+
+void TimelineTab::findNext() {
+    if (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) return findPrevious();
+    if (finder_.count() > 0) view_->reveal(finder_.next());
+    showPosition();
+}
+
+void TimelineTab::findPrevious() {
+    if (finder_.count() > 0) view_->reveal(finder_.previous());
+    showPosition();
+}
+
+void TimelineTab::showPosition() {
+    if (search_->text().trimmed().isEmpty())
+        matches_->clear();
+    else if (finder_.count() == 0)
+        matches_->setText(tr("no match"));
+    else
+        matches_->setText(QStringLiteral("%1 / %2").arg(finder_.position()).arg(finder_.count()));
+}
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "run_tab.h"
+#include "timeline_search.h"
+
+class QLabel;
+class QLineEdit;
+
+namespace tokenscope::ui {
+
+class TimelineView;
+
+// The Timeline tab: a search bar (find by name, next/previous) above the TimelineView.
+class TimelineTab : public RunTab {
+    Q_OBJECT
+  public:
+    explicit TimelineTab(QWidget* parent = nullptr);
+    void setRun(const OpenRun& run) override;
+    void setUnit(TimeUnit unit) override;
+    TimelineView* view() const { return view_; }
+    QLineEdit* searchBox() const { return search_; }
+
+  public slots:
+    void findNext();
+    void findPrevious();
+
+  private:
+    void updateQuery();
+    void showPosition();
+
+    TimelineView* view_;
+    QLineEdit* search_;
+    QLabel* matches_;
+    TimelineSearch finder_;
+    OpenRun run_;
+};
+
+}  // namespace tokenscope::ui

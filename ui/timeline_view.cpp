@@ -1,0 +1,347 @@
+#include "timeline_view.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/classifier.h"
+#include "time_format.h"
+#include "timeline_painter.h"
+
+namespace tokenscope::ui {
+namespace {
+
+using Layout = TimelineLayout;
+constexpr double kZoomStep = 1.25;
+constexpr int kDragThresholdPx = 3;
+// How far apart an API call and its kernel may be (queueing can delay a launch).
+constexpr std::int64_t kLinkWindowNs = 500'000'000;
+
+QString view_of(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(400, 200);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setRun(const OpenRun& run) {
+    run_ = run;
+    classifier_.reset();
+    const TimeUnit unit = scene_.unit;
+    scene_ = TimelineScene{};
+    scene_.unit = unit;
+    if (run_.valid() && run_.index) {
+        classifier_ =
+            std::make_unique<analysis::Classifier>(*run_.data, analysis::AttributionOptions{}, -1);
+        layout_.build(run_.index.get());
+        scene_.index = run_.index.get();
+        scene_.layout = &layout_;
+    } else {
+        layout_.build(nullptr);
+    }
+    user_navigated_ = false;
+    fitAll();
+    user_navigated_ = false;
+}
+
+void TimelineView::setUnit(TimeUnit unit) {
+    scene_.unit = unit;
+    update();
+}
+
+int TimelineView::laneRowCount() const {
+    return static_cast<int>(std::count_if(layout_.rows().begin(), layout_.rows().end(),
+                                          [](const auto& r) { return r.lane >= 0; }));
+}
+
+int TimelineView::plotWidth() const {
+    return std::max(1, width() - Layout::kLabelWidth);
+}
+
+double TimelineView::plotX(QPoint pos) const {
+    return pos.x() - Layout::kLabelWidth;
+}
+
+void TimelineView::zoomAt(double plot_x, double factor) {
+    scene_.viewport.zoom_at(plot_x, factor);
+    user_navigated_ = true;
+    update();
+}
+
+void TimelineView::fitAll() {
+    if (scene_.index == nullptr) return update();
+    const std::int64_t t0 = scene_.index->min_time();
+    const std::int64_t t1 = scene_.index->max_time();
+    const std::int64_t margin = std::max<std::int64_t>(1, (t1 - t0) / 50);
+    showRange(t0 - margin, t1 + margin);
+}
+
+void TimelineView::showRange(qint64 t0, qint64 t1) {
+    scene_.viewport.fit(t0, t1, plotWidth());
+    user_navigated_ = true;
+    update();
+}
+
+void TimelineView::selectRange(qint64 t0, qint64 t1) {
+    if (t1 < t0) std::swap(t0, t1);
+    scene_.has_selection = true;
+    scene_.selection_start = t0;
+    scene_.selection_end = t1;
+    update();
+    emit rangeSelected(t0, t1);
+}
+
+void TimelineView::clearSelection() {
+    scene_.has_selection = false;
+    update();
+    emit selectionCleared();
+}
+
+void TimelineView::reveal(std::size_t activity) {
+    if (scene_.index == nullptr || activity >= run_.data->activities.size()) return;
+    const auto& a = run_.data->activities[activity];
+    scene_.found = activity;
+    const double w = plotWidth();
+    // Zoom in so the match is at least a few pixels wide, then centre it.
+    if (a.duration_ns() > 0 && a.duration_ns() / scene_.viewport.ns_per_px() < 8.0)
+        scene_.viewport.fit(a.start_ns, a.start_ns + a.duration_ns() * 20, w);
+    const double centre = (a.start_ns + a.end_ns) / 2.0;
+    scene_.viewport.pan_px(w / 2.0 - scene_.viewport.x_of(static_cast<std::int64_t>(centre)));
+    if (const auto* row = layout_.row_of_lane(a.lane)) {
+        const int visible_h = height() - Layout::kAxisHeight;
+        if (row->y < scene_.scroll_y || row->y + row->height > scene_.scroll_y + visible_h)
+            scrollBy(row->y - scene_.scroll_y - visible_h / 3);
+    }
+    user_navigated_ = true;
+    emit detailsChanged(describe(activity));
+    update();
+}
+
+std::size_t TimelineView::activityAt(QPoint pos) const {
+    if (scene_.index == nullptr || pos.x() < Layout::kLabelWidth || pos.y() < Layout::kAxisHeight)
+        return TimelineScene::kNone;
+    const int content_y = pos.y() - Layout::kAxisHeight + scene_.scroll_y;
+    const auto* row = layout_.row_at(content_y);
+    if (row == nullptr || row->kind != Layout::RowKind::Activities) return TimelineScene::kNone;
+    const int depth = (content_y - row->y) / Layout::kSpanHeight;
+    const double x = plotX(pos);
+    // Two pixels of slack so a span one pixel wide can still be hovered.
+    const auto t0 = static_cast<std::int64_t>(scene_.viewport.time_at(x - 2));
+    const auto t1 = static_cast<std::int64_t>(scene_.viewport.time_at(x + 2)) + 1;
+    const auto t = scene_.viewport.time_at(x);
+    std::size_t best = TimelineScene::kNone;
+    double best_dist = 1e300;
+    scene_.index->for_each_visible(
+        static_cast<std::size_t>(row->lane), t0, t1, [&](std::size_t i, int d) {
+            if (std::min(d, row->depth_rows - 1) != depth) return;
+            const auto& a = run_.data->activities[i];
+            const double dist =
+                t < a.start_ns ? a.start_ns - t : (t > a.end_ns ? t - a.end_ns : 0.0);
+            if (dist < best_dist) best_dist = dist, best = i;
+        });
+    return best;
+}
+
+int TimelineView::stepAt(QPoint pos) const {
+    if (scene_.index == nullptr || pos.x() < Layout::kLabelWidth) return -1;
+    const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
+    if (row == nullptr || row->kind != Layout::RowKind::Steps) return -1;
+    const auto t = static_cast<std::int64_t>(scene_.viewport.time_at(plotX(pos)));
+    const auto r = scene_.index->visible_steps(t, t + 1);
+    const auto& order = scene_.index->steps_by_start();
+    for (std::size_t k = r.begin; k < r.end; ++k) {
+        const auto& s = run_.data->steps[order[k]];
+        if (s.start_ns <= t && t < s.end_ns) return static_cast<int>(order[k]);
+    }
+    return -1;
+}
+
+void TimelineView::hoverAt(QPoint pos) {
+    const std::size_t hovered = activityAt(pos);
+    if (hovered == scene_.hovered) return;
+    scene_.hovered = hovered;
+    scene_.linked = hovered == TimelineScene::kNone
+                        ? TimelineScene::kNone
+                        : scene_.index->correlated(hovered, kLinkWindowNs);
+    update();
+}
+
+QString TimelineView::describe(std::size_t i) const {
+    if (!run_.valid() || i >= run_.data->activities.size()) return {};
+    const auto& run = *run_.data;
+    const auto& a = run.activities[i];
+    QString kind = view_of(trace::to_string(a.kind));
+    if (a.copy != trace::CopyKind::None)
+        kind += QLatin1Char(' ') + view_of(trace::to_string(a.copy)).toUpper();
+    QString text =
+        QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
+            .arg(view_of(run.name_of(a)).toHtmlEscaped(), kind,
+                 QString::fromStdString(run.lanes[a.lane].name).toHtmlEscaped(),
+                 TimeFormat::duration(a.start_ns - scene_.index->min_time(), scene_.unit),
+                 TimeFormat::duration(a.duration_ns(), scene_.unit));
+    if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(TimeFormat::bytes(a.bytes));
+    if (a.flops > 0)
+        text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
+    if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
+    return text;
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    TimelinePainter(scene_, classifier_.get(), palette()).paint(p, width(), height());
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Until the user navigates, the view keeps showing the whole run.
+    if (!user_navigated_) {
+        fitAll();
+        user_navigated_ = false;
+    }
+    scrollBy(0);
+}
+
+void TimelineView::scrollBy(int dy) {
+    const int max_scroll = std::max(0, layout_.content_height() - (height() - Layout::kAxisHeight));
+    scene_.scroll_y = std::clamp(scene_.scroll_y + dy, 0, max_scroll);
+    update();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        scrollBy(-delta.y() / 4);
+    } else if (delta.y() != 0) {
+        zoomAt(plotX(event->position().toPoint()), std::pow(kZoomStep, delta.y() / 120.0));
+    } else if (delta.x() != 0) {
+        scene_.viewport.pan_px(delta.x() / 2.0);
+        update();
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    press_pos_ = last_pos_ = event->position().toPoint();
+    const bool select =
+        event->button() == Qt::RightButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    drag_ = select ? Drag::Select : (event->button() == Qt::LeftButton ? Drag::Pan : Drag::None);
+    if (drag_ == Drag::Select) select_anchor_ns_ = scene_.viewport.time_at(plotX(press_pos_));
+    setFocus();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (drag_ == Drag::Pan) {
+        scene_.viewport.pan_px(pos.x() - last_pos_.x());
+        scrollBy(last_pos_.y() - pos.y());
+        user_navigated_ = true;
+    } else if (drag_ == Drag::Select) {
+        const double t = scene_.viewport.time_at(plotX(pos));
+        scene_.has_selection = true;
+        scene_.selection_start = static_cast<std::int64_t>(std::min(t, select_anchor_ns_));
+        scene_.selection_end = static_cast<std::int64_t>(std::max(t, select_anchor_ns_));
+        update();
+    } else {
+        hoverAt(pos);
+        if (scene_.hovered != TimelineScene::kNone)
+            QToolTip::showText(event->globalPosition().toPoint(), describe(scene_.hovered), this);
+        else
+            QToolTip::hideText();
+    }
+    last_pos_ = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    const bool moved = (pos - press_pos_).manhattanLength() > kDragThresholdPx;
+    if (drag_ == Drag::Select && moved)
+        selectRange(scene_.selection_start, scene_.selection_end);
+    else if (!moved && event->button() == Qt::LeftButton)
+        clickAt(pos);
+    drag_ = Drag::None;
+}
+
+// A click selects what is under it: an activity or a step shows its attribution.
+void TimelineView::clickAt(QPoint pos) {
+    if (const std::size_t i = activityAt(pos); i != TimelineScene::kNone) {
+        const auto& a = run_.data->activities[i];
+        emit detailsChanged(describe(i));
+        if (a.end_ns > a.start_ns) selectRange(a.start_ns, a.end_ns);
+    } else if (const int s = stepAt(pos); s >= 0) {
+        const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
+        emit detailsChanged(QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
+                                .arg(st.request)
+                                .arg(st.index)
+                                .arg(view_of(trace::to_string(st.phase)))
+                                .arg(TimeFormat::duration(st.duration_ns(), scene_.unit)));
+        selectRange(st.start_ns, st.end_ns);
+    } else if (scene_.has_selection) {
+        clearSelection();
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    const double w = plotWidth();
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const double anchor = rect().contains(cursor) && plotX(cursor) >= 0 ? plotX(cursor) : w / 2.0;
+    switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+        case Qt::Key_W:
+            zoomAt(anchor, 2.0);
+            break;
+        case Qt::Key_Minus:
+        case Qt::Key_S:
+            zoomAt(anchor, 0.5);
+            break;
+        case Qt::Key_Left:
+        case Qt::Key_A:
+            scene_.viewport.pan_px(w * 0.1);
+            user_navigated_ = true;
+            update();
+            break;
+        case Qt::Key_Right:
+        case Qt::Key_D:
+            scene_.viewport.pan_px(-w * 0.1);
+            user_navigated_ = true;
+            update();
+            break;
+        case Qt::Key_Up:
+            scrollBy(-Layout::kSpanHeight * 2);
+            break;
+        case Qt::Key_Down:
+            scrollBy(Layout::kSpanHeight * 2);
+            break;
+        case Qt::Key_Home:
+            fitAll();
+            break;
+        case Qt::Key_Escape:
+            clearSelection();
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void TimelineView::leaveEvent(QEvent* event) {
+    scene_.hovered = scene_.linked = TimelineScene::kNone;
+    update();
+    QWidget::leaveEvent(event);
+}
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "open_run.h"
+#include "timeline_scene.h"
+
+namespace tokenscope::analysis {
+class Classifier;
+}
+
+namespace tokenscope::ui {
+
+// The Tracy-like timeline: one row per lane, its own painting. Wheel zooms at
+// the cursor, drag pans, shift+drag or right-drag selects a range; +/-, W/S zoom,
+// arrows and A/D pan, Home fits. Hover shows a tooltip and links an API call
+// with the work it launched.
+class TimelineView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setRun(const OpenRun& run);
+    const OpenRun& run() const { return run_; }
+    void setUnit(TimeUnit unit);
+    // Rows showing lanes (the step track not counted).
+    int laneRowCount() const;
+    int plotWidth() const;
+    const TimelineViewport& viewport() const { return scene_.viewport; }
+    const TimelineScene& scene() const { return scene_; }
+
+    // Zooms by `factor` (> 1 in) keeping the time under plot x fixed.
+    void zoomAt(double plot_x, double factor);
+    void fitAll();
+    void showRange(qint64 t0, qint64 t1);
+    void selectRange(qint64 t0, qint64 t1);
+    void clearSelection();
+    // Marks a search match and centres it (keeping the zoom unless it is off screen).
+    void reveal(std::size_t activity);
+    // The activity drawn at widget position pos, or TimelineScene::kNone.
+    std::size_t activityAt(QPoint pos) const;
+    // Hover as the mouse would: sets the hovered activity and its correlated partner.
+    void hoverAt(QPoint pos);
+    QString describe(std::size_t activity) const;
+
+  signals:
+    void rangeSelected(qint64 t0, qint64 t1);
+    void selectionCleared();
+    void detailsChanged(const QString& html);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+  private:
+    enum class Drag { None, Pan, Select };
+    int stepAt(QPoint pos) const;
+    void scrollBy(int dy);
+    void clickAt(QPoint pos);
+    double plotX(QPoint pos) const;
+
+    OpenRun run_;
+    TimelineLayout layout_;
+    TimelineScene scene_;
+    std::unique_ptr<analysis::Classifier> classifier_;
+    Drag drag_ = Drag::None;
+    QPoint press_pos_;
+    QPoint last_pos_;
+    double select_anchor_ns_ = 0;
+    bool user_navigated_ = false;
+};
+
+}  // namespace tokenscope::ui
