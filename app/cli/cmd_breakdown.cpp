@@ -15,19 +15,9 @@ int cmd_breakdown(const std::vector<std::string>& args) {
                 "per-phase summary and the distance to the roofline floor.");
     p.flag("json", "print JSON (times in ns)").flag("csv", "print CSV rows");
     p.flag("steps", "also list every step");
-    p.option("run", "N|NAME", "only this run of a multi-run file");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
-    p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
-    if (p.positionals().empty()) throw UsageError{"breakdown: no FILE given (see --help)"};
-    auto runs =
-        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
-                              p.get("steps-from")),
-                    p.get("run"));
+    add_input_options(p);
+    if (!parse_or_help(p, args)) return kExitOk;
+    auto runs = load_inputs(p, "breakdown");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         Breakdown b = compute_breakdown(r.data);

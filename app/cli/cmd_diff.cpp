@@ -25,11 +25,7 @@ int cmd_diff(const std::vector<std::string>& args) {
     p.option("heatmap-window", "W", "delta heatmap window (json)", "16steps");
     p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
+    if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 2) throw UsageError{"diff: needs exactly two files, A and B"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
     auto a =

@@ -73,20 +73,10 @@ int cmd_heatmap(const std::vector<std::string>& args) {
                 "time or step windows, each cell the P95 of the metric over its samples.");
     add_heatmap_options(p);
     p.flag("json", "print JSON").flag("csv", "print the matrix as CSV (ns)");
-    p.option("run", "N|NAME", "only this run of a multi-run file");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
-    p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
-    if (p.positionals().empty()) throw UsageError{"heatmap: no FILE given (see --help)"};
+    add_input_options(p);
+    if (!parse_or_help(p, args)) return kExitOk;
     analysis::HeatmapSpec spec = heatmap_spec_from(p);
-    auto runs =
-        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
-                              p.get("steps-from")),
-                    p.get("run"));
+    auto runs = load_inputs(p, "heatmap");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         analysis::Heatmap map;

@@ -17,11 +17,7 @@ int cmd_import(const std::vector<std::string>& args) {
     p.option("out", "FILE", "the .tokenscope file to add the runs to");
     p.option("steps-from", "REGEX", "ranges (NVTX, user annotations) that define steps");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
+    if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().empty()) throw UsageError{"import: no input given (see --help)"};
     if (!p.has("out")) throw UsageError{"import: --out FILE is required"};
     import::ImportOptions options;
@@ -41,11 +37,7 @@ int cmd_export(const std::vector<std::string>& args) {
     p.option("run", "N|NAME", "the run of a multi-run file", "1");
     p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
+    if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 1) throw UsageError{"export: needs exactly one FILE"};
     if (!p.has("chrome")) throw UsageError{"export: --chrome OUT.json is required"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));

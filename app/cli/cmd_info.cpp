@@ -137,16 +137,9 @@ int cmd_info(const std::vector<std::string>& args) {
                 "Source, GPU, lanes, activity counts by kind and copy sub-kind, steps, requests "
                 "and diagnostics of every run in the files.");
     p.flag("json", "print JSON").flag("csv", "print the tables as CSV");
-    p.option("run", "N|NAME", "only this run of a multi-run file");
-    p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
-    if (p.positionals().empty()) throw UsageError{"info: no FILE given (see --help)"};
-    auto runs = select_runs(
-        load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress"))), p.get("run"));
+    add_input_options(p);
+    if (!parse_or_help(p, args)) return kExitOk;
+    auto runs = load_inputs(p, "info");
     if (p.has("json")) {
         nlohmann::json out = {{"runs", nlohmann::json::array()}};
         for (const auto& r : runs) out["runs"].push_back(run_json(r));

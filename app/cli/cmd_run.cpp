@@ -7,6 +7,7 @@
 #include "capture/gpu_presets.h"
 #include "commands.h"
 #include "kernels/model_shape.h"
+#include "run_loader.h"
 #include "stats_report.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
@@ -84,11 +85,7 @@ int cmd_run(const std::vector<std::string>& args) {
     p.option("out", "FILE", "the .tokenscope file to add the run to");
     p.option("progress", "MODE", "auto, bar, json (JSON lines on stdout) or none", "auto");
     p.flag("quiet", "do not print the report after the run");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
+    if (!parse_or_help(p, args)) return kExitOk;
     if (!p.has("out")) throw UsageError{"run: --out FILE is required"};
     auto backend = capture::make_backend(p.get("backend"));
     if (!backend)

@@ -16,22 +16,12 @@ int cmd_stats(const std::vector<std::string>& args) {
     p.option("warmup-requests", "N", "exclude the first N requests by arrival", "0");
     p.option("warmup-steps", "N", "exclude tokens with index < N of each request from ITL/step",
              "0");
-    p.option("run", "N|NAME", "only this run of a multi-run file");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
-    p.option("progress", "MODE", "auto, bar, json or none", "auto");
-    p.parse(args);
-    if (p.help_requested()) {
-        std::cout << p.help_text();
-        return kExitOk;
-    }
-    if (p.positionals().empty()) throw UsageError{"stats: no FILE given (see --help)"};
+    add_input_options(p);
+    if (!parse_or_help(p, args)) return kExitOk;
     analysis::MetricsOptions options;
     options.warmup_requests = static_cast<std::size_t>(p.get_int("warmup-requests"));
     options.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));
-    auto runs =
-        select_runs(load_runs(p.positionals(), TerminalProgress::parse_mode(p.get("progress")),
-                              p.get("steps-from")),
-                    p.get("run"));
+    auto runs = load_inputs(p, "stats");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         auto m = analysis::compute_metrics(r.data, options);

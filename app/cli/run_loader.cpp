@@ -1,6 +1,7 @@
 #include "run_loader.h"
 
-#include "arg_parser.h"
+#include <iostream>
+
 #include "import/open_any.h"
 
 namespace tokenscope::cli {
@@ -33,6 +34,25 @@ std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::strin
         throw UsageError{"no run '" + which + "' (the file has " + std::to_string(runs.size()) +
                          " runs)"};
     return out;
+}
+
+void add_input_options(ArgParser& p) {
+    p.option("run", "N|NAME", "only this run of a multi-run file");
+    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("progress", "MODE", "auto, bar, json or none", "auto");
+}
+
+bool parse_or_help(ArgParser& p, const std::vector<std::string>& args) {
+    p.parse(args);
+    if (!p.help_requested()) return true;
+    std::cout << p.help_text();
+    return false;
+}
+
+std::vector<LoadedRun> load_inputs(const ArgParser& p, const std::string& command) {
+    if (p.positionals().empty()) throw UsageError{command + ": no FILE given (see --help)"};
+    auto mode = TerminalProgress::parse_mode(p.get("progress"));
+    return select_runs(load_runs(p.positionals(), mode, p.get("steps-from")), p.get("run"));
 }
 
 std::string display_name(const trace::RunData& run) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "arg_parser.h"
 #include "terminal_progress.h"
 #include "trace/run_data.h"
 
@@ -21,6 +22,13 @@ std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
 
 // "--run" selects one run of a multi-run file by position (1-based) or by name.
 std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::string& which);
+
+// The input options every reading command takes: --run, --steps-from, --progress.
+void add_input_options(ArgParser& p);
+// Parses the arguments; prints the help and returns false when --help was given.
+bool parse_or_help(ArgParser& p, const std::vector<std::string>& args);
+// The runs of the FILE positionals (at least one), narrowed by --run.
+std::vector<LoadedRun> load_inputs(const ArgParser& p, const std::string& command);
 
 // A run's display name, marked "(model)" when it is a cost-model run.
 std::string display_name(const trace::RunData& run);
