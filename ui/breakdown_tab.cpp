@@ -1,30 +1,163 @@
 #include "breakdown_tab.h"
 
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "breakdown_plot.h"
+#include "export_dialog.h"
+#include "phase_summary_model.h"
+#include "plot_exporter.h"
+#include "run_title.h"
+#include "verdict_rule_model.h"
 
 namespace tokenscope::ui {
 namespace {
 
-const char* const kWhat =
-    "Stacked bars per step by attribution category, the ITL floor line, a per-phase summary table "
-    "and the verdict with its numbers.";
+QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->verticalHeader()->hide();
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->setAlternatingRowColors(true);
+    return view;
+}
+
+QWidget* group(const QString& title, QWidget* a, QWidget* b, QWidget* parent) {
+    auto* box = new QGroupBox(title, parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(a);
+    if (b != nullptr) layout->addWidget(b, 1);
+    return box;
+}
 
 }  // namespace
 
-BreakdownTab::BreakdownTab(QWidget* parent) : RunTab(parent), label_(new QLabel(this)) {
+BreakdownTab::BreakdownTab(QWidget* parent)
+    : RunTab(parent),
+      plot_(new BreakdownPlot(this)),
+      phases_(new PhaseSummaryModel(this)),
+      rules_(new VerdictRuleModel(this)),
+      verdict_(new QLabel(this)),
+      export_(new QPushButton(tr("&Export…"), this)) {
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bottom = new QWidget(this);
+    auto* row = new QHBoxLayout(bottom);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(group(tr("Per phase (mean per step)"), make_table(phases_, this), nullptr, this),
+                   3);
+    row->addWidget(group(tr("Verdict"), verdict_, make_table(rules_, this), this), 2);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(plot_);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Drag to pan, wheel to zoom the steps."), this), 1);
+    bar->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
-    label_->setWordWrap(true);
-    label_->setAlignment(Qt::AlignCenter);
-    layout->addWidget(label_);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    connect(export_, &QPushButton::clicked, this, &BreakdownTab::exportPlot);
+    connect(&watcher_, &QFutureWatcher<Result>::finished, this, [this] {
+        if (run_.valid() && watcher_.future().resultCount() > 0) show(watcher_.result());
+    });
     setRun(OpenRun{});
 }
 
 void BreakdownTab::setRun(const OpenRun& run) {
-    const QString what = QString::fromUtf8(kWhat);
-    label_->setText(
-        run.valid() ? QStringLiteral("<b>%1</b><br><br>%2").arg(run.name().toHtmlEscaped(), what)
-                    : what);
+    run_ = run;
+    ready_ = false;
+    assessment_.reset();
+    phases_->setPhases({});
+    rules_->setRules({});
+    export_->setEnabled(false);
+    if (!run.valid()) {
+        watcher_.setFuture(QFuture<Result>());
+        plot_->clear(tr("Open a run to see where each step's time went."));
+        verdict_->setText(tr("No run open."));
+        return;
+    }
+    plot_->clear(tr("Attributing steps…"));
+    verdict_->setText(tr("Assessing the run…"));
+    auto data = run.data;  // shared: stays alive while the job reads it
+    watcher_.setFuture(QtConcurrent::run([data] {
+        Result r;
+        r.steps = analysis::attribute_steps(*data);
+        r.assessment = analysis::assess_run(*data, r.steps);
+        return r;
+    }));
+}
+
+void BreakdownTab::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    plot_->setUnit(unit);
+    phases_->setUnit(unit);
+    rules_->setUnit(unit);
+    if (assessment_) verdict_->setText(verdictHtml(*assessment_));
+}
+
+QString BreakdownTab::verdictText() const {
+    return verdict_->text();
+}
+
+void BreakdownTab::show(const Result& result) {
+    std::vector<std::int64_t> floors;
+    floors.reserve(run_.data->steps.size());
+    for (const auto& s : run_.data->steps) floors.push_back(s.floor_ns);
+    plot_->setSteps(result.steps, std::move(floors),
+                    tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)));
+    phases_->setPhases(result.assessment.phases);
+    rules_->setRules(result.assessment.verdict.rules);
+    assessment_ = result.assessment;
+    verdict_->setText(verdictHtml(result.assessment));
+    export_->setEnabled(true);
+    ready_ = true;
+    emit breakdownReady();
+}
+
+QString BreakdownTab::verdictHtml(const analysis::RunAssessment& a) const {
+    const auto& v = a.verdict;
+    QString text;
+    if (run_.valid() && run_.data->info.is_model())
+        text += tr("<i>Model run: a cost model, not a measurement.</i><br>");
+    text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
+    if (!v.bound_by.empty())
+        text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
+    if (v.achieved_bandwidth_fraction > 0)
+        text += tr(", achieved bandwidth %1 of peak")
+                    .arg(TimeFormat::share(v.achieved_bandwidth_fraction));
+    if (!v.advice.empty())
+        text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
+    text += tr("<br>%1 steps, %2 in total")
+                .arg(a.summary.steps)
+                .arg(TimeFormat::duration(a.summary.total_ns, unit_));
+    if (a.floor.distance_ns.count > 0)
+        text += tr("<br>distance to the ITL floor: P50 %1, P95 %2 (P50 %3x the floor)")
+                    .arg(TimeFormat::duration(std::llround(a.floor.distance_ns.p50), unit_),
+                         TimeFormat::duration(std::llround(a.floor.distance_ns.p95), unit_))
+                    .arg(a.floor.ratio.p50, 0, 'f', 2);
+    return text;
+}
+
+void BreakdownTab::exportPlot() {
+    if (!ready_) return;
+    ExportDialog dialog(QFileInfo(run_.path).completeBaseName() + QStringLiteral("-breakdown"),
+                        false, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString error;
+    if (!PlotExporter::save(plot_, dialog.path(), dialog.size(), dialog.dpi(), &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 }  // namespace tokenscope::ui

@@ -1,38 +1,272 @@
 #include "compare_tab.h"
 
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+#include "export_dialog.h"
+#include "heatmap_controls.h"
+#include "heatmap_plot.h"
+#include "kernel_delta_model.h"
+#include "metric_delta_model.h"
+#include "plot_exporter.h"
+#include "run_title.h"
 
 namespace tokenscope::ui {
+namespace {
 
-CompareTab::CompareTab(QWidget* parent) : RunTab(parent), label_(new QLabel(this)) {
-    auto* layout = new QVBoxLayout(this);
-    label_->setWordWrap(true);
-    label_->setAlignment(Qt::AlignCenter);
-    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(label_);
-    refresh();
+const QString kSettingsGroup = QStringLiteral("compare");
+
+QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->verticalHeader()->hide();
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    return view;
+}
+
+CompareTab::Job run_diff(const trace::RunData& a, const trace::RunData& b,
+                         const analysis::HeatmapSpec& spec) {
+    CompareTab::Job job;
+    analysis::DiffOptions options;
+    options.heatmap = spec;
+    try {
+        job.diff = analysis::diff_runs(a, b, options);
+        return job;
+    } catch (const std::exception& e) {
+        job.heatmap_error = QString::fromUtf8(e.what());
+    }
+    // The heatmap spec may not fit these runs; the tables are still worth showing.
+    try {
+        options.heatmap.reset();
+        job.diff = analysis::diff_runs(a, b, options);
+    } catch (const std::exception& e) {
+        job.error = QString::fromUtf8(e.what());
+    }
+    return job;
+}
+
+}  // namespace
+
+CompareTab::CompareTab(QWidget* parent)
+    : RunTab(parent),
+      stack_(new QStackedWidget(this)),
+      empty_(new QLabel(this)),
+      runs_(new QLabel(this)),
+      status_(new QLabel(this)),
+      swap_(new QPushButton(tr("&Swap A/B"), this)),
+      export_(new QPushButton(tr("&Export…"), this)),
+      controls_(new HeatmapControls(this)),
+      plot_a_(new HeatmapPlot(this)),
+      plot_b_(new HeatmapPlot(this)),
+      plot_delta_(new HeatmapPlot(this)),
+      metrics_(new MetricDeltaModel(this)),
+      kernels_(new KernelDeltaModel(this)),
+      kernel_proxy_(new QSortFilterProxyModel(this)) {
+    controls_->restore(kSettingsGroup);
+    empty_->setWordWrap(true);
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setText(
+        tr("Drop two files on the window, or one file on this tab, to compare them "
+           "as A and B.<br><br>A and B heatmaps on one shared colour scale, the delta "
+           "heatmap (B \u2212 A), the metric delta table with significance and a "
+           "sortable per-kernel delta table will appear here."));
+    runs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    swap_->setToolTip(tr("Exchange runs A and B"));
+    auto* page = new QWidget(this);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(runs_, 1);
+    bar->addWidget(swap_);
+    bar->addWidget(export_);
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->addWidget(buildPlots());
+    split->addWidget(buildTables());
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(controls_);
+    layout->addWidget(status_);
+    layout->addWidget(split, 1);
+    stack_->addWidget(empty_);
+    stack_->addWidget(page);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(stack_);
+    connect(swap_, &QPushButton::clicked, this, &CompareTab::swap);
+    connect(export_, &QPushButton::clicked, this, &CompareTab::exportPlot);
+    connect(controls_, &HeatmapControls::specChanged, this, [this] {
+        controls_->save(kSettingsGroup);
+        recompute();
+    });
+    connect(&watcher_, &QFutureWatcher<Job>::finished, this, [this] {
+        if (watcher_.future().resultCount() > 0) show(watcher_.result());
+    });
+    recompute();
+}
+
+QWidget* CompareTab::buildPlots() {
+    auto* plots = new QSplitter(Qt::Horizontal, this);
+    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) {
+        p->setMinimumSize(240, 200);
+        plots->addWidget(p);
+    }
+    // One legend note is enough for three plots; the delta's explains its colours.
+    plot_a_->setLegendNoteVisible(false);
+    plot_b_->setLegendNoteVisible(false);
+    return plots;
+}
+
+QWidget* CompareTab::buildTables() {
+    kernel_proxy_->setSourceModel(kernels_);
+    kernel_proxy_->setSortRole(KernelDeltaModel::SortRole);
+    kernel_proxy_->setFilterKeyColumn(KernelDeltaModel::Name);
+    kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    kernel_view_ = make_table(kernel_proxy_, this);
+    kernel_view_->setSortingEnabled(true);
+    kernel_view_->sortByColumn(KernelDeltaModel::TotalDelta, Qt::DescendingOrder);
+    filter_ = new QLineEdit(this);
+    filter_->setPlaceholderText(tr("Filter kernels by name"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, kernel_proxy_,
+            &QSortFilterProxyModel::setFilterFixedString);
+    auto* kernels = new QWidget(this);
+    auto* kl = new QVBoxLayout(kernels);
+    kl->setContentsMargins(0, 0, 0, 0);
+    kl->addWidget(filter_);
+    kl->addWidget(kernel_view_, 1);
+    auto* tables = new QSplitter(Qt::Horizontal, this);
+    tables->addWidget(make_table(metrics_, this));
+    tables->addWidget(kernels);
+    return tables;
+}
+
+void CompareTab::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setUnit(unit);
+    metrics_->setUnit(unit);
+    kernels_->setUnit(unit);
 }
 
 void CompareTab::compare(const OpenRun& a, const OpenRun& b) {
     a_ = a;
     b_ = b;
-    refresh();
+    recompute();
 }
 
-void CompareTab::refresh() {
-    const QString what = QStringLiteral(
-        "A and B heatmaps on one shared colour scale, a delta heatmap (B − A), the metric delta "
-        "table with significance and a sortable per-kernel delta table will appear here.");
+void CompareTab::swap() {
+    std::swap(a_, b_);
+    recompute();
+}
+
+QString CompareTab::statusText() const {
+    return status_->text();
+}
+
+bool CompareTab::showsEmptyState() const {
+    return stack_->currentWidget() == empty_;
+}
+
+QString CompareTab::label(const OpenRun& run) const {
+    return RunTitle::of(run).toHtmlEscaped() +
+           QStringLiteral(" <span style='color:gray'>%1</span>").arg(run.path.toHtmlEscaped());
+}
+
+void CompareTab::recompute() {
+    diff_.reset();
+    metrics_->setMetrics({});
+    kernels_->setKernels({});
+    export_->setEnabled(false);
     if (!a_.valid() || !b_.valid()) {
-        label_->setText(QStringLiteral("Drop two files on the window, or one file on this tab, "
-                                       "to compare them.<br><br>") +
-                        what);
+        watcher_.setFuture(QFuture<Job>());
+        stack_->setCurrentWidget(empty_);
         return;
     }
-    label_->setText(QStringLiteral("<b>A:</b> %1 <i>(%2)</i><br><b>B:</b> %3 <i>(%4)</i><br><br>%5")
-                        .arg(a_.name().toHtmlEscaped(), a_.path.toHtmlEscaped(),
-                             b_.name().toHtmlEscaped(), b_.path.toHtmlEscaped(), what));
+    stack_->setCurrentWidget(stack_->widget(1));
+    runs_->setText(tr("<b>A:</b> %1 &nbsp; <b>B:</b> %2").arg(label(a_), label(b_)));
+    status_->setText(tr("Comparing…"));
+    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setHeatmap(HeatmapPlotData{});
+    auto a = a_.data;
+    auto b = b_.data;  // shared: both stay alive while the job reads them
+    const analysis::HeatmapSpec spec = controls_->spec();
+    watcher_.setFuture(QtConcurrent::run([a, b, spec] { return run_diff(*a, *b, spec); }));
+}
+
+void CompareTab::show(const Job& job) {
+    if (!a_.valid() || !b_.valid()) return;
+    if (!job.diff) {
+        status_->setText(tr("<span style='color:#d55e00'>Could not compare: %1</span>")
+                             .arg(job.error.toHtmlEscaped()));
+        return;
+    }
+    diff_ = job.diff;
+    metrics_->setMetrics(diff_->metrics);
+    kernels_->setKernels(diff_->kernels);
+    showHeatmaps(*diff_);
+    QString text = tr("%1 steps aligned by (request, token); %2 only in A, %3 only in B; %4 "
+                      "kernels by name.")
+                       .arg(diff_->steps.size())
+                       .arg(diff_->steps_only_a)
+                       .arg(diff_->steps_only_b)
+                       .arg(diff_->kernels.size());
+    if (!job.heatmap_error.isEmpty())
+        text += tr(" <span style='color:#d55e00'>No heatmaps: %1</span>")
+                    .arg(job.heatmap_error.toHtmlEscaped());
+    status_->setText(text);
+    emit diffReady();
+}
+
+void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
+    if (!diff.heatmap_a || !diff.heatmap_b || !diff.heatmap) return;
+    const auto& ha = *diff.heatmap_a;
+    const auto& hb = *diff.heatmap_b;
+    const QString metric = HeatmapPlotData::metricLabel(ha.spec.metric);
+    auto side = [&](const analysis::Heatmap& map, const OpenRun& run, const QString& which) {
+        HeatmapPlotData d = HeatmapPlotData::fromHeatmap(map, run.index->min_time());
+        // The bar above names the runs in full; narrow plots get a short title.
+        QString name = RunTitle::of(run);
+        if (name.size() > 28) name = name.left(27) + QChar(0x2026);
+        d.title = QStringLiteral("%1: %2").arg(which, name);
+        return d;
+    };
+    plot_a_->setHeatmap(side(ha, a_, QStringLiteral("A")));
+    plot_b_->setHeatmap(side(hb, b_, QStringLiteral("B")));
+    // One scale for A and B, so equal colours mean equal latency.
+    plot_a_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
+    plot_b_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
+    const bool a_longer = ha.columns.size() >= hb.columns.size();
+    HeatmapPlotData delta =
+        HeatmapPlotData::fromDiff(*diff.heatmap, a_longer ? ha.columns : hb.columns,
+                                  (a_longer ? a_ : b_).index->min_time(), metric);
+    delta.title = tr("\u0394 B \u2212 A");
+    plot_delta_->setEmptyText(tr("No cells to compare."));
+    plot_delta_->setHeatmap(std::move(delta));
+    export_->setEnabled(true);
+}
+
+void CompareTab::exportPlot() {
+    if (!diff_) return;
+    ExportDialog dialog(QFileInfo(b_.path).completeBaseName() + QStringLiteral("-vs-") +
+                            QFileInfo(a_.path).completeBaseName() + QStringLiteral("-delta"),
+                        false, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString error;
+    if (!PlotExporter::save(plot_delta_, dialog.path(), dialog.size(), dialog.dpi(), &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 }  // namespace tokenscope::ui

@@ -1,29 +1,97 @@
 #pragma once
 
+#include <QFutureWatcher>
+#include <optional>
+
+#include "analysis/diff.h"
 #include "run_tab.h"
 
 class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTableView;
 
 namespace tokenscope::ui {
 
-// Placeholder until the compare view lands: holds runs A and B and says what
-// will appear. The main window calls compare() for two dropped files.
+class HeatmapControls;
+class HeatmapPlot;
+class KernelDeltaModel;
+class MetricDeltaModel;
+
+// The Compare tab (DESIGN.md section 7): runs A and B from analysis::diff_runs
+// (computed off the GUI thread): their heatmaps side by side on one shared colour
+// scale, the B - A delta heatmap on a diverging scale, the metric delta table with
+// significance and a sortable, filterable per-kernel delta table. Swap exchanges A
+// and B. The main window calls compare() for two dropped files.
 class CompareTab : public RunTab {
     Q_OBJECT
   public:
     explicit CompareTab(QWidget* parent = nullptr);
     // The current run is not what Compare shows; A and B are.
     void setRun(const OpenRun& run) override { Q_UNUSED(run); }
+    void setUnit(TimeUnit unit) override;
     void compare(const OpenRun& a, const OpenRun& b);
     const OpenRun& runA() const { return a_; }
     const OpenRun& runB() const { return b_; }
 
-  private:
-    void refresh();
+    HeatmapControls* controls() const { return controls_; }
+    HeatmapPlot* plotA() const { return plot_a_; }
+    HeatmapPlot* plotB() const { return plot_b_; }
+    HeatmapPlot* plotDelta() const { return plot_delta_; }
+    MetricDeltaModel* metricModel() const { return metrics_; }
+    KernelDeltaModel* kernelModel() const { return kernels_; }
+    QSortFilterProxyModel* kernelProxy() const { return kernel_proxy_; }
+    QTableView* kernelView() const { return kernel_view_; }
+    QPushButton* swapButton() const { return swap_; }
+    const std::optional<analysis::RunDiff>& diff() const { return diff_; }
+    QString statusText() const;
+    bool showsEmptyState() const;
 
-    QLabel* label_;
+  public slots:
+    void swap();
+    void exportPlot();
+
+  signals:
+    void diffReady();
+
+  public:
+    // What the background diff hands back.
+    struct Job {
+        std::optional<analysis::RunDiff> diff;
+        QString error;          // the diff failed
+        QString heatmap_error;  // the diff without heatmaps; why they are missing
+    };
+
+  private:
+    QWidget* buildPlots();
+    QWidget* buildTables();
+    void recompute();
+    void show(const Job& job);
+    void showHeatmaps(const analysis::RunDiff& diff);
+    QString label(const OpenRun& run) const;
+
+    QStackedWidget* stack_;
+    QLabel* empty_;
+    QLabel* runs_;
+    QLabel* status_;
+    QPushButton* swap_;
+    QPushButton* export_;
+    HeatmapControls* controls_;
+    HeatmapPlot* plot_a_;
+    HeatmapPlot* plot_b_;
+    HeatmapPlot* plot_delta_;
+    MetricDeltaModel* metrics_;
+    KernelDeltaModel* kernels_;
+    QSortFilterProxyModel* kernel_proxy_;
+    QTableView* kernel_view_ = nullptr;
+    QLineEdit* filter_ = nullptr;
     OpenRun a_;
     OpenRun b_;
+    TimeUnit unit_ = TimeUnit::Milliseconds;
+    std::optional<analysis::RunDiff> diff_;
+    QFutureWatcher<Job> watcher_;
 };
 
 }  // namespace tokenscope::ui

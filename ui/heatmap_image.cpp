@@ -11,8 +11,8 @@ bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, co
                           QSize size, int dpi, QString* error) {
     if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
         if (error != nullptr)
-            *error = QStringLiteral("%1: rendering needs a QApplication (offscreen platform)")
-                         .arg(path);
+            *error =
+                QStringLiteral("%1: rendering needs a QApplication (offscreen platform)").arg(path);
         return false;
     }
     const QString bad = PlotExporter::checkSize(size, dpi);

@@ -52,7 +52,8 @@ void HeatmapMarks::draw(QCPPainter* painter) {
         const QRectF r = cellRect(row, column);
         if (!r.intersects(visible)) continue;
         const double s = std::clamp(std::min(r.width(), r.height()) * 0.45, 4.0, 10.0);
-        const QPolygonF tri({r.topLeft(), r.topLeft() + QPointF(s, 0), r.topLeft() + QPointF(0, s)});
+        const QPolygonF tri(
+            {r.topLeft(), r.topLeft() + QPointF(s, 0), r.topLeft() + QPointF(0, s)});
         painter->setPen(QPen(Qt::black, 1));
         painter->setBrush(flag_color_);
         painter->drawPolygon(tri);

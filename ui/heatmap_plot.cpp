@@ -12,6 +12,7 @@ namespace tokenscope::ui {
 namespace {
 
 constexpr int kMaxColumnLabels = 12;
+constexpr int kColumnLabelPixels = 90;  // room for one "123.456 ms" label
 constexpr int kMaxLabelChars = 48;
 const QString kFlagMark = QStringLiteral(" \u2691");  // ⚑
 
@@ -55,8 +56,8 @@ QString elide(const QString& text) {
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1,
-                                                       QFont::Bold));
+    title_ = new QCPTextElement(this, QString(),
+                                QFont(font().family(), font().pointSize() + 1, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
     scale_ = new QCPColorScale(this);
     scale_->setType(QCPAxis::atRight);
@@ -118,8 +119,9 @@ void HeatmapPlot::setEmptyText(const QString& text) {
 }
 
 void HeatmapPlot::setLegendNoteVisible(bool visible) {
-    note_->setVisible(visible);
-    replot();
+    // An empty text takes no room; a hidden layout element still would.
+    note_visible_ = visible;
+    rebuild();
 }
 
 QString HeatmapPlot::displayedTitle() const {
@@ -135,12 +137,14 @@ void HeatmapPlot::rebuild() {
     const bool empty = data_.row_count() == 0 || data_.column_count == 0;
     if (empty)
         note_->setText(empty_text_);
+    else if (!note_visible_)
+        note_->setText(QString());
     else if (data_.delta)
         note_->setText(
-            tr("Blue: B faster, red: B slower.  Hatched: blank, a run has no samples there."));
+            tr("Blue: B faster, red: B slower.\nHatched: blank, a run has no samples there."));
     else
         note_->setText(tr("Hatched: blank, no samples (never 0).  Red outline: P95 above the "
-                          "row's SLA (1.2 x its peak P95).  %1 and a corner mark: recalibrate "
+                          "row's SLA (1.2 x its peak P95).\n%1 and a corner mark: recalibrate "
                           "(3 windows above 0.9 x SLA).")
                            .arg(kFlagMark.trimmed()));
     replot();
@@ -176,13 +180,17 @@ void HeatmapPlot::labelAxes() {
     rows->clear();
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
-        rows->addTick(static_cast<double>(r),
-                      elide(data_.row_labels[static_cast<int>(r)]) + (flagged ? kFlagMark : QString()));
+        rows->addTick(static_cast<double>(r), elide(data_.row_labels[static_cast<int>(r)]) +
+                                                  (flagged ? kFlagMark : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     cols->clear();
     const std::size_t n = data_.column_count;
-    const std::size_t stride = std::max<std::size_t>(1, (n + kMaxColumnLabels - 1) / kMaxColumnLabels);
+    // As many labels as fit the plot's width, at most kMaxColumnLabels.
+    const int room = axisRect()->width() > 0 ? axisRect()->width() : width();
+    const auto labels =
+        static_cast<std::size_t>(std::clamp(room / kColumnLabelPixels, 2, kMaxColumnLabels));
+    const std::size_t stride = std::max<std::size_t>(1, (n + labels - 1) / labels);
     const bool timed = !data_.columns.empty();
     for (std::size_t c = 0; c < n; c += stride) {
         QString label = QStringLiteral("#%1").arg(c);
@@ -207,7 +215,8 @@ void HeatmapPlot::updateMarks() {
         for (std::size_t r = 0; r < data_.row_count(); ++r) {
             for (std::size_t c = 0; c < data_.column_count; ++c)
                 if (data_.breaches(r, c)) breaches.emplace_back(r, c);
-            if (r < data_.row_flag.size() && data_.row_flag[r]) flags.emplace_back(r, *data_.row_flag[r]);
+            if (r < data_.row_flag.size() && data_.row_flag[r])
+                flags.emplace_back(r, *data_.row_flag[r]);
         }
     }
     marks_->setBreaches(std::move(breaches));
@@ -225,6 +234,13 @@ void HeatmapPlot::applyColorRange() {
         a -= pad;
         b += pad;
     }
+    const bool log = log_scale_ && !data_.delta && a > 0;
+    scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    map_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log)
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     map_->setDataRange(QCPRange(a, b));
     scale_->setDataRange(QCPRange(a, b));
 }
@@ -239,6 +255,18 @@ void HeatmapPlot::applyPalette() {
     hatch.setAlpha(110);
     axisRect()->setBackground(QBrush(hatch, Qt::BDiagPattern));
     marks_->setColors(QColor(0xff, 0x2d, 0x55), palette().color(QPalette::Base));
+}
+
+void HeatmapPlot::resizeEvent(QResizeEvent* event) {
+    QCustomPlot::resizeEvent(event);
+    labelAxes();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setLogScale(bool log) {
+    log_scale_ = log;
+    applyColorRange();
+    replot();
 }
 
 void HeatmapPlot::changeEvent(QEvent* event) {
@@ -270,7 +298,8 @@ QString HeatmapPlot::valueText(double ns) const {
 }
 
 QString HeatmapPlot::cellToolTip(std::size_t row, std::size_t column) const {
-    QString text = QStringLiteral("<b>%1</b><br>").arg(data_.row_labels[static_cast<int>(row)].toHtmlEscaped());
+    QString text = QStringLiteral("<b>%1</b><br>")
+                       .arg(data_.row_labels[static_cast<int>(row)].toHtmlEscaped());
     if (column < data_.columns.size()) {
         const auto& w = data_.columns[column];
         text += tr("window %1: %2 \u2013 %3<br>")

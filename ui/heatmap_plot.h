@@ -31,6 +31,10 @@ class HeatmapPlot : public QCustomPlot {
     // Shown instead of the plot when there is nothing to draw.
     void setEmptyText(const QString& text);
     void setLegendNoteVisible(bool visible);
+    // A logarithmic colour scale, so decode steps stay readable next to a long
+    // prefill; ignored for deltas and for ranges that reach 0.
+    void setLogScale(bool log);
+    bool logScale() const { return log_scale_; }
 
     QCPColorMap* colorMap() const { return map_; }
     QCPColorScale* colorScale() const { return scale_; }
@@ -46,6 +50,7 @@ class HeatmapPlot : public QCustomPlot {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void rebuild();
@@ -62,6 +67,8 @@ class HeatmapPlot : public QCustomPlot {
     TimeUnit unit_ = TimeUnit::Milliseconds;
     std::optional<double> range_lo_, range_hi_;
     bool range_override_ = false;
+    bool log_scale_ = false;
+    bool note_visible_ = true;
     QString empty_text_;
     QCPTextElement* title_;
     QCPTextElement* note_;

@@ -57,8 +57,8 @@ HeatmapPlotData HeatmapPlotData::fromDiff(const analysis::HeatmapDiff& diff,
     d.columns.assign(times.begin(), times.begin() + std::min(times.size(), diff.columns));
     d.origin_ns = origin_ns;
     d.values = diff.delta;
-    const bool any = std::any_of(d.values.begin(), d.values.end(),
-                                 [](const auto& v) { return v.has_value(); });
+    const bool any =
+        std::any_of(d.values.begin(), d.values.end(), [](const auto& v) { return v.has_value(); });
     if (any) {
         // A flat zero delta still needs a non-empty range for the scale.
         const double range = diff.range > 0 ? diff.range : 1.0;

@@ -16,12 +16,12 @@ namespace tokenscope::ui {
 // plot needs to label it. Values stay in ns; the plot converts to the unit.
 struct HeatmapPlotData {
     QString title;
-    QString metric;  // "step latency", "kernel duration", ...
+    QString metric;      // "step latency", "kernel duration", ...
     bool delta = false;  // diverging colour scale over [-range, +range]
     QStringList row_labels;
     std::vector<analysis::HeatmapWindow> columns;  // window times; may be fewer than column_count
     std::size_t column_count = 0;
-    std::int64_t origin_ns = 0;  // column labels are times from here
+    std::int64_t origin_ns = 0;                 // column labels are times from here
     std::vector<std::optional<double>> values;  // ns, row-major; nullopt = blank cell
     std::vector<std::int64_t> counts;           // samples per cell; empty for deltas
     std::vector<std::optional<double>> row_sla;

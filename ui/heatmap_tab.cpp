@@ -1,31 +1,180 @@
 #include "heatmap_tab.h"
 
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
+#include <QSettings>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
+
+#include "export_dialog.h"
+#include "heatmap_controls.h"
+#include "heatmap_plot.h"
+#include "plot_exporter.h"
+#include "run_title.h"
 
 namespace tokenscope::ui {
 namespace {
 
-const char* const kWhat =
-    "P95 heatmap of the chosen metric (rows: kernel, request, phase, lane; columns: time windows), "
-    "with a colour scale, SLA and recalibration marks. A click on a cell will zoom the timeline "
-    "there.";
+const QString kSettingsGroup = QStringLiteral("heatmap");
+
+QString rows_label(analysis::HeatmapRows rows) {
+    switch (rows) {
+        case analysis::HeatmapRows::Kernel:
+            return QStringLiteral("kernel");
+        case analysis::HeatmapRows::Request:
+            return QStringLiteral("request");
+        case analysis::HeatmapRows::Phase:
+            return QStringLiteral("phase");
+        case analysis::HeatmapRows::Position:
+            return QStringLiteral("token position");
+        case analysis::HeatmapRows::Lane:
+            return QStringLiteral("lane");
+    }
+    return {};
+}
 
 }  // namespace
 
-HeatmapTab::HeatmapTab(QWidget* parent) : RunTab(parent), label_(new QLabel(this)) {
+HeatmapTab::HeatmapTab(QWidget* parent)
+    : RunTab(parent),
+      controls_(new HeatmapControls(this)),
+      export_(new QPushButton(tr("&Export…"), this)),
+      log_scale_(new QCheckBox(tr("&Log colours"), this)),
+      status_(new QLabel(this)),
+      plot_(new HeatmapPlot(this)) {
+    controls_->restore(kSettingsGroup);
+    export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(controls_, 1);
+    bar->addWidget(log_scale_);
+    bar->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
-    label_->setWordWrap(true);
-    label_->setAlignment(Qt::AlignCenter);
-    layout->addWidget(label_);
+    layout->addLayout(bar);
+    layout->addWidget(status_);
+    layout->addWidget(plot_, 1);
+    connect(controls_, &HeatmapControls::specChanged, this, [this] {
+        controls_->save(kSettingsGroup);
+        recompute();
+    });
+    connect(export_, &QPushButton::clicked, this, &HeatmapTab::exportPlot);
+    // Off by default: a linear scale reads directly; log helps when a prefill
+    // row dwarfs the decode steps.
+    log_scale_->setToolTip(tr("Logarithmic colour scale"));
+    log_scale_->setChecked(QSettings().value(QStringLiteral("heatmap/log"), false).toBool());
+    plot_->setLogScale(log_scale_->isChecked());
+    connect(log_scale_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("heatmap/log"), on);
+        plot_->setLogScale(on);
+    });
+    connect(plot_, &HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
+    connect(&watcher_, &QFutureWatcher<Job>::finished, this, [this] {
+        if (watcher_.future().resultCount() > 0) showJob(watcher_.result());
+    });
     setRun(OpenRun{});
 }
 
 void HeatmapTab::setRun(const OpenRun& run) {
-    const QString what = QString::fromUtf8(kWhat);
-    label_->setText(
-        run.valid() ? QStringLiteral("<b>%1</b><br><br>%2").arg(run.name().toHtmlEscaped(), what)
-                    : what);
+    run_ = run;
+    recompute();
+}
+
+void HeatmapTab::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    plot_->setUnit(unit);
+}
+
+QString HeatmapTab::statusText() const {
+    return status_->text();
+}
+
+bool HeatmapTab::computing() const {
+    return watcher_.isRunning();
+}
+
+QString HeatmapTab::title(const analysis::HeatmapSpec& spec) const {
+    return tr("%1 \u2014 P95 %2 by %3")
+        .arg(RunTitle::of(run_), HeatmapPlotData::metricLabel(spec.metric), rows_label(spec.rows));
+}
+
+void HeatmapTab::recompute() {
+    map_.reset();
+    export_->setEnabled(false);
+    if (!run_.valid()) {
+        watcher_.setFuture(QFuture<Job>());
+        plot_->setEmptyText(tr("Open a run to see its P95 heatmap."));
+        plot_->setHeatmap(HeatmapPlotData{});
+        status_->setText(tr("No run open."));
+        return;
+    }
+    const analysis::HeatmapSpec spec = controls_->spec();
+    status_->setText(tr("Computing the heatmap…"));
+    auto data = run_.data;  // shared: stays alive while the job reads it
+    // A newer future replaces the old one on the watcher, so a stale result is never shown.
+    watcher_.setFuture(QtConcurrent::run([data, spec]() -> Job {
+        try {
+            return Job{analysis::compute_heatmap(*data, spec), {}};
+        } catch (const std::exception& e) {
+            return Job{std::nullopt, QString::fromUtf8(e.what())};
+        }
+    }));
+}
+
+void HeatmapTab::showJob(const Job& job) {
+    if (!run_.valid()) return;
+    if (!job.map) {
+        status_->setText(
+            tr("<span style='color:#d55e00'>%1</span>").arg(job.error.toHtmlEscaped()));
+        plot_->setEmptyText(job.error);
+        plot_->setHeatmap(HeatmapPlotData{});
+        emit heatmapFailed(job.error);
+        return;
+    }
+    map_ = job.map;
+    HeatmapPlotData data = HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
+    data.title = title(map_->spec);
+    std::int64_t samples = 0;
+    for (const auto& cell : map_->cells) samples += cell.count;
+    std::size_t flagged = 0;
+    for (const auto& f : map_->row_flag) flagged += f.has_value() ? 1 : 0;
+    status_->setText(tr("%1 rows x %2 windows, %3 samples, %4 row(s) flagged for recalibration. "
+                        "Click a cell to show its window in the timeline.")
+                         .arg(map_->row_count())
+                         .arg(map_->column_count())
+                         .arg(samples)
+                         .arg(flagged));
+    plot_->setEmptyText(tr("No samples for this metric in this run."));
+    plot_->setHeatmap(std::move(data));
+    export_->setEnabled(true);
+    emit heatmapReady();
+}
+
+void HeatmapTab::exportPlot() {
+    if (!map_) return;
+    const QString base = QFileInfo(run_.path).completeBaseName() + QStringLiteral("-heatmap");
+    ExportDialog dialog(base, true, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    exportTo(dialog.path(), dialog.size(), dialog.dpi());
+}
+
+bool HeatmapTab::exportTo(const QString& path, QSize size, int dpi, QString* error) {
+    QString why;
+    bool ok = false;
+    if (!map_)
+        why = tr("%1: no heatmap to export").arg(path);
+    else if (PlotExporter::formatOf(path) == PlotExporter::Format::Csv)
+        ok = PlotExporter::saveCsv(*map_, path, &why);
+    else
+        ok = PlotExporter::save(plot_, path, size, dpi, &why);
+    status_->setText(
+        ok ? tr("Exported %1").arg(path)
+           : tr("<span style='color:#d55e00'>Export failed: %1</span>").arg(why.toHtmlEscaped()));
+    if (error != nullptr) *error = why;
+    return ok;
 }
 
 }  // namespace tokenscope::ui

@@ -1,20 +1,68 @@
 #pragma once
 
+#include <QFutureWatcher>
+#include <optional>
+
+#include "analysis/heatmap.h"
 #include "run_tab.h"
 
+class QCheckBox;
 class QLabel;
+class QPushButton;
 
 namespace tokenscope::ui {
 
-// Placeholder until the heatmap view lands: says what will appear here.
+class HeatmapControls;
+class HeatmapPlot;
+
+// The Heatmap tab: choices above a HeatmapPlot of analysis::compute_heatmap for
+// the current run (computed off the GUI thread), and Export. A click on a cell
+// emits cellActivated with the cell's window, for the timeline.
 class HeatmapTab : public RunTab {
     Q_OBJECT
   public:
     explicit HeatmapTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
+    void setUnit(TimeUnit unit) override;
+
+    HeatmapControls* controls() const { return controls_; }
+    HeatmapPlot* plot() const { return plot_; }
+    QCheckBox* logScaleBox() const { return log_scale_; }
+    // The heatmap on screen, once computed.
+    const std::optional<analysis::Heatmap>& heatmap() const { return map_; }
+    QString statusText() const;
+    bool computing() const;
+
+  public slots:
+    // Asks for format, size, DPI and file, then writes it.
+    void exportPlot();
+    // Writes the plot (.png/.svg/.pdf) or the matrix (.csv); false with the reason
+    // shown in the tab and returned in `error`.
+    bool exportTo(const QString& path, QSize size, int dpi, QString* error = nullptr);
+
+  signals:
+    void cellActivated(qint64 t0, qint64 t1);
+    void heatmapReady();
+    void heatmapFailed(const QString& message);
 
   private:
-    QLabel* label_;
+    struct Job {
+        std::optional<analysis::Heatmap> map;
+        QString error;
+    };
+    void recompute();
+    void showJob(const Job& job);
+    QString title(const analysis::HeatmapSpec& spec) const;
+
+    HeatmapControls* controls_;
+    QPushButton* export_;
+    QCheckBox* log_scale_;
+    QLabel* status_;
+    HeatmapPlot* plot_;
+    OpenRun run_;
+    TimeUnit unit_ = TimeUnit::Milliseconds;
+    std::optional<analysis::Heatmap> map_;
+    QFutureWatcher<Job> watcher_;
 };
 
 }  // namespace tokenscope::ui

@@ -79,6 +79,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(view, &TimelineView::rangeSelected, attribution_, &AttributionPanel::selectRange);
     connect(view, &TimelineView::selectionCleared, attribution_, &AttributionPanel::clearSelection);
     connect(view, &TimelineView::detailsChanged, attribution_, &AttributionPanel::showDetails);
+    // A heatmap cell jumps the timeline to its window.
+    connect(heatmap_, &HeatmapTab::cellActivated, this, [this](qint64 t0, qint64 t1) {
+        timeline_->view()->showRange(t0, t1);
+        tabs_->setCurrentWidget(timeline_);
+    });
     restoreSettings();
 }
 
@@ -109,6 +114,18 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    // Exports the plot of the tab in front; the heatmap when no plot tab is.
+    file->addAction(tr("&Export Plot…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+        if (tabs_->currentWidget() == breakdown_)
+            breakdown_->exportPlot();
+        else if (tabs_->currentWidget() == compare_)
+            compare_->exportPlot();
+        else {
+            tabs_->setCurrentWidget(heatmap_);
+            heatmap_->exportPlot();
+        }
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     refreshRecentMenu();

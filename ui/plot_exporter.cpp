@@ -1,11 +1,11 @@
 #include "plot_exporter.h"
 
+#include <qcustomplot.h>
 #include <QFileInfo>
 #include <QImage>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <sstream>
@@ -24,14 +24,14 @@ bool fail(QString* error, const QString& path, const QString& why) {
     return false;
 }
 
-// Lays the plot out at the layout size and draws it scaled to fill the device.
-void render(QCustomPlot* plot, QCPPainter& painter, QSize size, int dpi, bool vector) {
-    const QSize layout = PlotExporter::layoutSize(size, dpi);
-    const double sx = static_cast<double>(size.width()) / layout.width();
-    const double sy = static_cast<double>(size.height()) / layout.height();
+// Lays the plot out at the layout size and draws it scaled to fill `device`
+// pixels. The device must be at 96 DPI: fonts are sized in points, so a device
+// at the export DPI would scale text twice (once by its DPI, once by the painter).
+void render(QCustomPlot* plot, QCPPainter& painter, QSize layout, QSize device, bool vector) {
     if (vector) painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNonCosmetic);
-    painter.scale(sx, sy);
+    painter.scale(static_cast<double>(device.width()) / layout.width(),
+                  static_cast<double>(device.height()) / layout.height());
     plot->toPainter(&painter, layout.width(), layout.height());
 }
 
@@ -79,9 +79,10 @@ QString PlotExporter::checkSize(QSize size, int dpi) {
             .arg(size.height());
     const QSize layout = layoutSize(size, dpi);
     if (layout.width() < kMinLayout.width() || layout.height() < kMinLayout.height())
-        return QStringLiteral("%1x%2 pixels at %3 DPI leaves too little room for the plot "
-                              "(%4x%5 at 96 DPI, at least %6x%7 needed); use a larger size or "
-                              "a lower DPI")
+        return QStringLiteral(
+                   "%1x%2 pixels at %3 DPI leaves too little room for the plot "
+                   "(%4x%5 at 96 DPI, at least %6x%7 needed); use a larger size or "
+                   "a lower DPI")
             .arg(size.width())
             .arg(size.height())
             .arg(dpi)
@@ -115,17 +116,19 @@ bool PlotExporter::savePng(QCustomPlot* plot, const QString& path, QSize size, i
                            QString* error) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(plot->palette().color(QPalette::Base));
+    {
+        QCPPainter painter(&image);
+        render(plot, painter, layoutSize(size, dpi), size, false);
+    }
+    // The resolution goes in the file's metadata only after painting (see render).
     const int dpm = static_cast<int>(std::lround(dpi / 0.0254));
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);
-    {
-        QCPPainter painter(&image);
-        render(plot, painter, size, dpi, false);
-    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return fail(error, path, file.errorString());
     if (!image.save(&file, "PNG") || !file.commit())
-        return fail(error, path, QStringLiteral("could not write the PNG: %1").arg(file.errorString()));
+        return fail(error, path,
+                    QStringLiteral("could not write the PNG: %1").arg(file.errorString()));
     return true;
 }
 
@@ -133,16 +136,19 @@ bool PlotExporter::saveSvg(QCustomPlot* plot, const QString& path, QSize size, i
                            QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return fail(error, path, file.errorString());
+    // In layout pixels at 96 DPI, so the picture is size / dpi inches (see render).
+    const QSize layout = layoutSize(size, dpi);
     QSvgGenerator svg;
     svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setResolution(dpi);
+    svg.setSize(layout);
+    svg.setViewBox(QRect(QPoint(0, 0), layout));
+    svg.setResolution(static_cast<int>(kBaseDpi));
     svg.setTitle(QStringLiteral("Tokenscope plot"));
     {
         QCPPainter painter;
-        if (!painter.begin(&svg)) return fail(error, path, QStringLiteral("could not start the SVG"));
-        render(plot, painter, size, dpi, true);
+        if (!painter.begin(&svg))
+            return fail(error, path, QStringLiteral("could not start the SVG"));
+        render(plot, painter, layout, layout, true);
     }
     if (!file.commit()) return fail(error, path, file.errorString());
     return true;
@@ -157,14 +163,15 @@ bool PlotExporter::savePdf(QCustomPlot* plot, const QString& path, QSize size, i
     }
     QPdfWriter pdf(path);
     pdf.setCreator(QStringLiteral("Tokenscope"));
-    pdf.setResolution(dpi);
+    pdf.setResolution(static_cast<int>(kBaseDpi));  // see render
     const QSizeF inches(static_cast<double>(size.width()) / dpi,
                         static_cast<double>(size.height()) / dpi);
     pdf.setPageSize(QPageSize(inches, QPageSize::Inch, QString(), QPageSize::ExactMatch));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
     QCPPainter painter;
     if (!painter.begin(&pdf)) return fail(error, path, QStringLiteral("could not start the PDF"));
-    render(plot, painter, size, dpi, true);
+    const QSize layout = layoutSize(size, dpi);
+    render(plot, painter, layout, layout, true);
     if (!painter.end()) return fail(error, path, QStringLiteral("could not finish the PDF"));
     return true;
 }

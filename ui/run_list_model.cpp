@@ -45,7 +45,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     switch (role) {
         case Qt::DisplayRole: {
             QString name = r.name().isEmpty() ? QFileInfo(r.path).fileName() : r.name();
-            if (run.info.is_model()) name += QStringLiteral(" (model)");
+            // A model run is always marked, but only once when its name already says so.
+            if (run.info.is_model() && !name.contains(QStringLiteral("(model)")))
+                name += QStringLiteral(" (model)");
             return QStringLiteral("%1\n%2 · %3").arg(name, source_text(run), gpu_text(run));
         }
         case Qt::ToolTipRole:

@@ -10,6 +10,9 @@
 #include "import/import_error.h"
 #include "store/store_error.h"
 #include "trace/progress.h"
+#ifdef TOKENSCOPE_HAVE_CUPTI
+#include "capture/cupti/cuda_runner.h"
+#endif
 
 namespace {
 
@@ -23,7 +26,8 @@ struct Entry {
 const std::map<std::string, Entry>& commands() {
     using namespace tokenscope::cli;
     static const std::map<std::string, Entry> table = {
-        {"run", {cmd_run, "make a decode run (model backend) into a .tokenscope file"}},
+        {"run",
+         {cmd_run, "make a decode run (model, cpu or cuda backend) into a .tokenscope file"}},
         {"info", {cmd_info, "source, GPU, lanes, counts and diagnostics of each run"}},
         {"stats", {cmd_stats, "TTFT, TPOT, ITL, E2E and step latency percentiles"}},
         {"breakdown", {cmd_breakdown, "per-step attribution, verdict and roofline floor"}},
@@ -31,6 +35,7 @@ const std::map<std::string, Entry>& commands() {
         {"diff", {cmd_diff, "compare two runs: metrics, kernels, attribution, delta heatmap"}},
         {"import", {cmd_import, "import foreign traces into a .tokenscope file"}},
         {"export", {cmd_export, "export a run as Chrome trace JSON (Perfetto)"}},
+        {"capture", {cmd_capture, "trace any CUDA program into a run (needs a GPU)"}},
     };
     return table;
 }
@@ -49,6 +54,9 @@ void usage(std::ostream& out) {
 int main(int argc, char** argv) {
     using namespace tokenscope;
     std::vector<std::string> args(argv + 1, argv + argc);
+#ifdef TOKENSCOPE_HAVE_CUPTI
+    capture::cupti::install_cuda_runner();
+#endif
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         usage(args.empty() ? std::cerr : std::cout);
         return args.empty() ? cli::kExitBadInput : cli::kExitOk;

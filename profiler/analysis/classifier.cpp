@@ -103,6 +103,9 @@ std::optional<Category> Classifier::kernel_category(const trace::Activity& a) {
 std::optional<Category> Classifier::gpu_category(const trace::Activity& a) {
     switch (a.kind) {
         case ActivityKind::Kernel:
+            // The cpu backend runs its "kernels" on host threads: that is CPU time.
+            if (a.lane < run_.lanes.size() && run_.lanes[a.lane].kind == trace::LaneKind::CpuThread)
+                return Category::Cpu;
             return kernel_category(a);
         case ActivityKind::Memset:
             return Category::GpuMemory;

@@ -130,16 +130,21 @@ std::string percent(double fraction) {
 }
 
 void decide(Verdict& v, const StepSummary& s) {
-    static constexpr std::array<const char*, 5> kPrimary = {
-        "transfer-bound", "scheduling-bound", "cpu-bound", "nvlink-bound", "gpu-bound"};
-    static constexpr std::array<const char*, 4> kAdvice = {
-        "consider paged KV cache, FP8 communication", "request queue or async executor",
+    static constexpr std::array<const char*, 6> kPrimary = {"transfer-bound", "scheduling-bound",
+                                                            "cpu-bound",      "nvlink-bound",
+                                                            "gpu-bound",      "cpu-bound"};
+    static constexpr std::array<const char*, 6> kAdvice = {
+        "consider paged KV cache, FP8 communication",
+        "request queue or async executor",
         "kernels wait for their launches: CUDA graphs, fewer and larger kernels",
-        "NVLink saturated: reduce or overlap tensor-parallel communication"};
+        "NVLink saturated: reduce or overlap tensor-parallel communication",
+        "",
+        "host work dominates the steps: move it to the GPU or overlap it"};
+    constexpr std::size_t kGpuRule = 4;
     for (std::size_t i = 0; i < v.rules.size(); ++i) {
         if (!v.rules[i].fired) continue;
         v.primary = kPrimary[i];
-        if (i < kAdvice.size()) {
+        if (i != kGpuRule) {
             v.advice = kAdvice[i];
             return;
         }
@@ -160,10 +165,11 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
     r.phases = summarize_phases(run.steps, atts);
     r.floor = summarize_floor(run.steps);
     const auto& s = r.summary;
-    std::optional<double> transfer, gpu;
+    std::optional<double> transfer, gpu, cpu;
     if (s.total_ns > 0) {
         transfer = s.share[idx(Category::Nvlink)] + s.share[idx(Category::Pcie)];
         gpu = s.share[idx(Category::GpuCompute)] + s.share[idx(Category::GpuMemory)];
+        cpu = s.share[idx(Category::Cpu)];
     }
     std::optional<double> scheduling;
     if (s.steps > 0) scheduling = s.p95_ns[idx(Category::Scheduling)];
@@ -173,7 +179,10 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
                rule("scheduling_p95_ns", scheduling, o.scheduling_p95_ns),
                rule("launch_delay_p95_ns", launch_delay_p95(run), o.launch_delay_p95_ns),
                rule("nvlink_fraction", nvlink_fraction(run, cov), o.nvlink_fraction),
-               rule("gpu_share", gpu, o.gpu_share)};
+               rule("gpu_share", gpu, o.gpu_share),
+               // Not in DESIGN.md's list: a host-only run (the cpu backend) would
+               // otherwise read "mixed" while 99% of its time is host compute.
+               rule("cpu_share", cpu, o.cpu_share)};
     decide(v, s);
     return r;
 }

@@ -20,6 +20,7 @@ struct VerdictOptions {
     double launch_delay_p95_ns = 5e6;  // P95 of kernel start - its API call start
     double nvlink_fraction = 0.90;     // P2P bytes / P2P-active time / nvlink_bandwidth
     double gpu_share = 0.75;           // (gpu_compute + gpu_memory) / total
+    double cpu_share = 0.75;           // cpu / total, checked last (host-only runs)
 };
 
 // One rule's evidence: the measured value next to the threshold it was held against.

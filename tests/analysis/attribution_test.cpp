@@ -262,3 +262,25 @@ TEST(Attribution, RandomTimelinesMatchAPerNanosecondReference) {
         }
     }
 }
+
+// The cpu backend's kernels run on a host thread: every nanosecond of them is CPU
+// time, never GPU time (a 10 ns kernel in a 20 ns step: cpu 10, scheduling 10).
+TEST(Attribution, KernelsOnHostThreadsAreCpu) {
+    tokenscope::trace::RunData run;
+    run.lanes.push_back({tokenscope::trace::LaneKind::CpuThread, -1, 1, 1, "cpu compute"});
+    tokenscope::trace::Activity k;
+    k.kind = tokenscope::trace::ActivityKind::Kernel;
+    k.lane = 0;
+    k.start_ns = 5;
+    k.end_ns = 15;
+    k.flops = 1000;
+    k.bytes = 10;
+    run.activities.push_back(k);
+    run.steps.push_back({1, 0, tokenscope::trace::Phase::Decode, 0, 20, 0});
+    auto a = tokenscope::analysis::attribute_steps(run);
+    ASSERT_EQ(a.size(), 1u);
+    using tokenscope::analysis::Category;
+    EXPECT_EQ(a[0].assigned[static_cast<std::size_t>(Category::Cpu)], 10);
+    EXPECT_EQ(a[0].assigned[static_cast<std::size_t>(Category::Scheduling)], 10);
+    EXPECT_EQ(a[0].assigned[static_cast<std::size_t>(Category::GpuCompute)], 0);
+}

@@ -150,13 +150,35 @@ TEST(Verdict, GpuBoundMemoryWithAchievedBandwidth) {
 TEST(Verdict, EveryRuleIsListedInPriorityOrder) {
     trace::RunData run;
     auto r = assess_run(run, {att(1000, kPcie, 500, kCompute, 500)});
-    ASSERT_EQ(r.verdict.rules.size(), 5u);
+    ASSERT_EQ(r.verdict.rules.size(), 6u);
     EXPECT_EQ(r.verdict.rules[0].name, "transfer_share");
     EXPECT_EQ(r.verdict.rules[1].name, "scheduling_p95_ns");
     EXPECT_EQ(r.verdict.rules[2].name, "launch_delay_p95_ns");
     EXPECT_EQ(r.verdict.rules[3].name, "nvlink_fraction");
     EXPECT_EQ(r.verdict.rules[4].name, "gpu_share");
+    EXPECT_EQ(r.verdict.rules[5].name, "cpu_share");
     EXPECT_FALSE(r.verdict.rules[2].available);  // no kernels
+}
+
+// A host-only run: 750 of 1000 ns cpu is exactly the threshold (not above), 751 fires.
+TEST(Verdict, CpuShareJustBelowAndAbove) {
+    trace::RunData run;
+    CategoryNs at{}, above{};
+    at[static_cast<std::size_t>(Category::Cpu)] = 750;
+    at[static_cast<std::size_t>(Category::Scheduling)] = 250;
+    above[static_cast<std::size_t>(Category::Cpu)] = 751;
+    above[static_cast<std::size_t>(Category::Scheduling)] = 249;
+    auto step_of = [](const CategoryNs& c) {
+        StepAttribution s;
+        s.start_ns = 0;
+        s.end_ns = 1000;
+        s.assigned = c;
+        return s;
+    };
+    EXPECT_EQ(assess_run(run, {step_of(at)}).verdict.primary, "mixed");
+    auto r = assess_run(run, {step_of(above)});
+    EXPECT_EQ(r.verdict.primary, "cpu-bound");
+    EXPECT_DOUBLE_EQ(r.verdict.rules[5].value, 0.751);
 }
 
 TEST(Verdict, SummaryPhasesAndFloorFromARun) {

@@ -1,0 +1,244 @@
+// Issue 3's GUI targets, measured offscreen:
+//  - TimelineView paint of a 10,000,000-activity run at 1600x900: median frame time
+//    zoomed fully out and at three zoom levels in (target <= 16 ms);
+//  - opening a 1,000,000-activity .tokenscope file through LoadJob to the first
+//    painted timeline (<= 1 s), and the worst event-loop latency meanwhile, seen by
+//    a 1 ms QTimer measuring its own lateness (<= 50 ms);
+//  - resident memory per activity while the 10M run is open (<= 48 bytes).
+// Usage: ui_timeline_bench [activities (default 10000000)] [file activities (default 1000000)]
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QImage>
+#include <QTimer>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/store_writer.h"
+#include "ui/load_job.h"
+#include "ui/open_run.h"
+#include "ui/run_loader.h"
+#include "ui/timeline_index.h"
+#include "ui/timeline_view.h"
+
+using namespace tokenscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+long rss_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+    return 0;
+}
+
+// A decode-shaped run: per step the host thread launches ~60 kernels (an API call
+// each, 4-6 us apart) onto two streams (kernels 20-120 us), a small H2D copy per
+// step on the copy engine; steps of ~6 ms back to back. Activities come out in
+// (lane, start) order, as the store returns them.
+trace::RunData decode_run(std::size_t activities) {
+    trace::RunData run;
+    run.info.name = "ui bench";
+    run.info.source = trace::Source::Model;
+    run.info.gpu.peak_bandwidth = 3.35e12;
+    run.info.gpu.peak_flops = 989e12;
+    run.lanes = {{trace::LaneKind::CpuThread, -1, 1, 1, "main thread"},
+                 {trace::LaneKind::GpuStream, 0, 1, 7, "stream 7"},
+                 {trace::LaneKind::GpuStream, 0, 1, 8, "stream 8"},
+                 {trace::LaneKind::CopyEngine, 0, 1, 0, "copy engine 0"}};
+    std::vector<std::uint32_t> names;
+    for (const char* n : {"gemm_bf16_128x128", "flash_attn_decode", "rmsnorm", "rope", "silu_mul",
+                          "allreduce", "embedding", "softmax"})
+        names.push_back(run.strings.intern(n));
+    const std::uint32_t launch = run.strings.intern("cudaLaunchKernel");
+    const std::uint32_t copy = run.strings.intern("memcpy HtoD");
+    constexpr int kPerStep = 60;
+    // Per step: kPerStep API calls + kPerStep kernels + 1 copy.
+    const std::size_t steps = activities / (2 * kPerStep + 1);
+    std::vector<std::vector<trace::Activity>> lanes(4);
+    for (auto& l : lanes) l.reserve(steps * kPerStep);
+    std::uint32_t corr = 1;
+    std::int64_t t = 0;
+    std::uint64_t seed = 42;
+    auto rnd = [&](int lo, int hi) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return lo + static_cast<int>((seed >> 33) % static_cast<std::uint64_t>(hi - lo + 1));
+    };
+    for (std::size_t s = 0; s < steps; ++s) {
+        const std::int64_t step_start = t;
+        std::int64_t gpu = t + 8000;
+        for (int k = 0; k < kPerStep; ++k, ++corr) {
+            trace::Activity api;
+            api.lane = 0, api.kind = trace::ActivityKind::Api, api.name = launch;
+            api.start_ns = t, api.end_ns = t + rnd(2000, 4000), api.correlation = corr;
+            lanes[0].push_back(api);
+            t += rnd(4000, 6000);
+            trace::Activity kern;
+            kern.lane = static_cast<std::uint16_t>(1 + (k % 7 == 6));
+            kern.kind = trace::ActivityKind::Kernel, kern.name = names[k % names.size()];
+            kern.start_ns = std::max(gpu, api.start_ns + 5000);
+            kern.end_ns = kern.start_ns + rnd(20000, 120000) / 4, kern.correlation = corr;
+            kern.device = 0;
+            gpu = kern.end_ns + 1500;
+            lanes[kern.lane].push_back(kern);
+        }
+        trace::Activity c;
+        c.lane = 3, c.kind = trace::ActivityKind::Memcpy, c.copy = trace::CopyKind::H2D;
+        c.name = copy, c.start_ns = step_start + 1000, c.end_ns = step_start + 4000, c.bytes = 4096;
+        lanes[3].push_back(c);
+        t = std::max(t, gpu) + rnd(50000, 150000);
+        run.steps.push_back({1, static_cast<std::int32_t>(s),
+                             s == 0 ? trace::Phase::Prefill : trace::Phase::Decode, step_start, t,
+                             0});
+    }
+    run.activities.reserve(steps * (2 * kPerStep + 1));
+    for (auto& l : lanes) {
+        run.activities.insert(run.activities.end(), l.begin(), l.end());
+        std::vector<trace::Activity>().swap(l);
+    }
+    run.requests = {
+        {1, 0, run.steps.front().end_ns, t, 512, static_cast<std::int32_t>(steps), false}};
+    return run;
+}
+
+ui::OpenRun open_in_memory(trace::RunData run) {
+    ui::RunLoader::normalize(run);
+    auto data = std::make_shared<const trace::RunData>(std::move(run));
+    return ui::OpenRun{QStringLiteral("memory"), data,
+                       std::make_shared<const ui::TimelineIndex>(*data)};
+}
+
+double median_frame_ms(ui::TimelineView& view, QImage& image, int frames) {
+    std::vector<double> times;
+    for (int i = 0; i < frames; ++i) {
+        const auto t = Clock::now();
+        view.render(&image);
+        times.push_back(ms_since(t));
+    }
+    return median(times);
+}
+
+struct Row {
+    std::string what;
+    double value;
+    std::string unit;
+    double target;
+};
+
+void paint_figures(std::size_t activities, std::vector<Row>& rows) {
+    const long before = rss_kib();
+    ui::OpenRun run = open_in_memory(decode_run(activities));
+    const std::size_t n = run.data->activities.size();
+    ui::TimelineView view;
+    view.resize(1600, 900);
+    view.setRun(run);
+    const long after = rss_kib();
+    QImage image(1600, 900, QImage::Format_ARGB32_Premultiplied);
+    view.render(&image);  // warm caches and fonts
+    const std::int64_t t0 = run.index->min_time(), t1 = run.index->max_time();
+    const std::int64_t span = t1 - t0, mid = t0 + span / 2;
+    std::printf("run: %zu activities, %zu steps, %.1f s of trace\n", n, run.data->steps.size(),
+                span / 1e9);
+    view.fitAll();
+    rows.push_back({"paint, fully out", median_frame_ms(view, image, 15), "ms", 16});
+    for (double f : {1e-2, 1e-4, 1e-6}) {
+        const auto half = static_cast<std::int64_t>(span * f / 2);
+        view.showRange(mid - half, mid + half);
+        char what[64];
+        if (half * 2 >= 1'000'000)
+            std::snprintf(what, sizeof what, "paint, %.0f ms window", half * 2 / 1e6);
+        else
+            std::snprintf(what, sizeof what, "paint, %.0f us window", half * 2 / 1e3);
+        rows.push_back({what, median_frame_ms(view, image, 15), "ms", 16});
+    }
+    rows.push_back({"resident memory per activity (run + index + view)",
+                    (after - before) * 1024.0 / static_cast<double>(n), "bytes", 48});
+    std::printf("sizeof(trace::Activity) = %zu bytes\n", sizeof(trace::Activity));
+}
+
+void load_figures(std::size_t activities, std::vector<Row>& rows) {
+    const QString path = QDir::temp().filePath(QStringLiteral("ui_timeline_bench.tokenscope"));
+    QFile::remove(path);
+    {
+        trace::RunData run = decode_run(activities);
+        store::StoreWriter writer(path.toStdString());
+        writer.write_run(run);
+    }
+    ui::TimelineView view;
+    view.resize(1600, 900);
+    view.show();
+    QImage image(1600, 900, QImage::Format_ARGB32_Premultiplied);
+    ui::LoadJob job;
+    QEventLoop loop;
+    double open_ms = -1;
+    QString failure;
+    const auto start = Clock::now();
+    QObject::connect(&job, &ui::LoadJob::finished, &loop, [&](const QList<ui::OpenRun>& runs) {
+        view.setRun(runs.front());
+        view.render(&image);  // the first painted timeline
+        open_ms = ms_since(start);
+        loop.quit();
+    });
+    QObject::connect(&job, &ui::LoadJob::failed, &loop, [&](const QString& m) {
+        failure = m;
+        loop.quit();
+    });
+    // A 1 ms timer measures how late it fires: the GUI thread's worst stall.
+    double worst_ms = 0;
+    QElapsedTimer tick;
+    QTimer timer;
+    timer.setTimerType(Qt::PreciseTimer);
+    timer.setInterval(1);
+    QObject::connect(&timer, &QTimer::timeout, [&] {
+        worst_ms = std::max(worst_ms, tick.nsecsElapsed() / 1e6 - 1.0);
+        tick.restart();
+    });
+    tick.start();
+    timer.start();
+    job.start({path});
+    loop.exec();
+    timer.stop();
+    QFile::remove(path);
+    if (!failure.isEmpty()) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(failure));
+        std::exit(2);
+    }
+    rows.push_back({"open 1M-activity file to first painted timeline", open_ms, "ms", 1000});
+    rows.push_back({"worst event-loop latency while opening", worst_ms, "ms", 50});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const std::size_t paint_n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
+    const std::size_t load_n = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000;
+    std::vector<Row> rows;
+    load_figures(load_n, rows);  // first, so the 10M run's pages do not skew it
+    paint_figures(paint_n, rows);
+    std::printf("\n%-52s %12s %8s  %s\n", "figure", "value", "target", "met");
+    for (const Row& r : rows)
+        std::printf("%-52s %9.2f %-3s %6.0f %-3s %s\n", r.what.c_str(), r.value, r.unit.c_str(),
+                    r.target, r.unit == "bytes" ? "B" : r.unit.c_str(),
+                    r.value <= r.target ? "yes" : "NO");
+    return 0;
+}

@@ -1,0 +1,277 @@
+#include "cuda_decode_runner.h"
+
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "beam_history.h"
+#include "counter_draw.h"
+#include "cuda_check.h"
+#include "decode_schedule.h"
+#include "device_model.h"
+#include "device_workspace.h"
+#include "pass_launcher.h"
+#include "pinned_buffer.h"
+
+namespace tokenscope::kernels::cuda {
+namespace {
+
+std::int64_t now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// RAII for the two streams and two events of a runner.
+struct StreamSet {
+    cudaStream_t compute = nullptr, copy = nullptr;
+    cudaEvent_t uploaded = nullptr, computed = nullptr;
+    StreamSet() {
+        check_cuda(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking), "compute stream");
+        check_cuda(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), "copy stream");
+        check_cuda(cudaEventCreateWithFlags(&uploaded, cudaEventDisableTiming), "event");
+        check_cuda(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming), "event");
+    }
+    StreamSet(const StreamSet&) = delete;
+    StreamSet& operator=(const StreamSet&) = delete;
+    ~StreamSet() {
+        cudaEventDestroy(uploaded);
+        cudaEventDestroy(computed);
+        cudaStreamDestroy(copy);
+        cudaStreamDestroy(compute);
+    }
+};
+
+}  // namespace
+
+struct CudaDecodeRunner::Impl {
+    Impl(const ModelShape& shape, const DecodeConfig& config, int device_index)
+        : schedule(shape, config), device(select(device_index)) {
+        model = std::make_unique<DeviceModel>(shape, config.seed, schedule.cache_capacity(),
+                                              streams.compute);
+        ws = std::make_unique<DeviceWorkspace>(schedule);
+        launcher = std::make_unique<PassLauncher>(schedule, *model, *ws, streams.compute);
+        const std::size_t seqs = static_cast<std::size_t>(config.sequences());
+        host_ids = std::make_unique<PinnedBuffer>(
+            seqs * static_cast<std::size_t>(config.prompt_len) * 4, "token ids");
+        host_out = std::make_unique<PinnedBuffer>(
+            seqs * static_cast<std::size_t>(ws->id_slots()) * 4 + seqs * 12, "sampled ids");
+        prompts = default_prompts(shape, config);
+    }
+
+    static int select(int device_index) {
+        check_cuda(cudaSetDevice(device_index), "cudaSetDevice");
+        return device_index;
+    }
+
+    DecodeResult run(const RunnerHooks& hooks);
+    IterationTiming execute(const ScheduledIteration& it, const RunnerHooks& hooks);
+    void emit(const ScheduledIteration& it, IterationTiming& t, DecodeResult& r,
+              const RunnerHooks& hooks);
+    void upload_prompts();
+    void fetch_final_logits(const ScheduledIteration& last, std::int32_t emitted, DecodeResult& r);
+
+    DecodeSchedule schedule;
+    int device;
+    StreamSet streams;
+    std::unique_ptr<DeviceModel> model;
+    std::unique_ptr<DeviceWorkspace> ws;
+    std::unique_ptr<PassLauncher> launcher;
+    std::unique_ptr<PinnedBuffer> host_ids, host_out;
+    std::vector<std::vector<std::int32_t>> prompts;
+    std::unique_ptr<BeamHistory> beams;
+    std::int64_t generated = 0;  // tokens per request so far
+};
+
+void CudaDecodeRunner::Impl::upload_prompts() {
+    const DecodeConfig& c = schedule.config();
+    auto* dst = host_ids->as<std::int32_t>();
+    const std::int64_t per_request = c.sequences() / c.batch;  // beams share their prompt
+    for (std::int64_t s = 0; s < c.sequences(); ++s)
+        std::memcpy(dst + s * c.prompt_len,
+                    prompts[static_cast<std::size_t>(s / per_request)].data(),
+                    static_cast<std::size_t>(c.prompt_len) * 4);
+}
+
+DecodeResult CudaDecodeRunner::Impl::run(const RunnerHooks& hooks) {
+    check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    const DecodeConfig& c = schedule.config();
+    DecodeResult r;
+    r.tokens.resize(static_cast<std::size_t>(c.batch));
+    r.emission_ns.resize(static_cast<std::size_t>(c.batch));
+    if (c.strategy == Strategy::Beam) beams = std::make_unique<BeamHistory>(c.batch, c.beams);
+    generated = 0;
+    std::vector<nvtxRangeId_t> request_ranges;
+    for (std::int64_t q = 0; q < c.batch; ++q)
+        request_ranges.push_back(nvtxRangeStartA(("request " + std::to_string(q)).c_str()));
+    r.run_begin_ns = now_ns();
+
+    upload_prompts();
+    ScheduledIteration it = schedule.prefill();
+    IterationTiming t = execute(it, hooks);
+    emit(it, t, r, hooks);
+    while (generated < c.new_tokens) {
+        it = schedule.decode(static_cast<std::int32_t>(r.iterations.size()),
+                             c.prompt_len + generated - 1, generated);
+        t = execute(it, hooks);
+        emit(it, t, r, hooks);
+    }
+    r.run_end_ns = now_ns();
+    for (auto id : request_ranges) nvtxRangeEnd(id);
+    if (beams)
+        for (std::int64_t q = 0; q < c.batch; ++q)
+            r.tokens[static_cast<std::size_t>(q)] = beams->tokens(q);
+    fetch_final_logits(it, r.iterations.back().tokens_emitted, r);
+    return r;
+}
+
+IterationTiming CudaDecodeRunner::Impl::execute(const ScheduledIteration& it,
+                                                const RunnerHooks& hooks) {
+    IterationTiming t;
+    t.index = it.plan.index;
+    t.prefill = it.plan.prefill;
+    t.begin_ns = now_ns();
+    if (hooks.iteration_begin) hooks.iteration_begin(it.plan, t.begin_ns);
+    const std::string name = it.plan.prefill ? "prefill" : "decode step " + std::to_string(t.index);
+    nvtxRangePushA(name.c_str());
+    void* ids_dst = it.plan.prefill ? ws->prompt_ids.get() : ws->ids.get();
+    check_cuda(cudaMemcpyAsync(ids_dst, host_ids->as<void>(), it.plan.h2d_bytes,
+                               cudaMemcpyHostToDevice, streams.copy),
+               "upload token ids");
+    check_cuda(cudaEventRecord(streams.uploaded, streams.copy), "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(streams.compute, streams.uploaded, 0), "cudaStreamWaitEvent");
+    launcher->launch(it);
+    check_cuda(cudaEventRecord(streams.computed, streams.compute), "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(streams.copy, streams.computed, 0), "cudaStreamWaitEvent");
+    check_cuda(cudaMemcpyAsync(host_out->as<void>(), ws->sampler_out(it.plan.index),
+                               it.plan.d2h_bytes, cudaMemcpyDeviceToHost, streams.copy),
+               "download sampled ids");
+    check_cuda(cudaStreamSynchronize(streams.copy), name.c_str());
+    t.end_ns = now_ns();  // the sampled ids are on the host: the tokens are emitted
+    nvtxRangePop();
+    check_cuda(cudaGetLastError(), name.c_str());
+    return t;
+}
+
+void CudaDecodeRunner::Impl::emit(const ScheduledIteration& it, IterationTiming& t, DecodeResult& r,
+                                  const RunnerHooks& hooks) {
+    const DecodeConfig& c = schedule.config();
+    const auto seqs = static_cast<std::size_t>(c.sequences());
+    const auto* out = host_out->as<std::int32_t>();
+    auto* next = host_ids->as<std::int32_t>();  // slot 0 of the next upload
+    std::int32_t n = 1;
+    if (c.strategy == Strategy::Speculative && !it.plan.prefill) {
+        const auto rows = static_cast<std::size_t>(c.gamma + 1);
+        t.accepted = DecodeSchedule::lockstep_accepted({out + seqs * rows, seqs});
+        n = DecodeSchedule::tokens_to_emit(t.accepted, c.new_tokens - generated);
+        for (std::size_t s = 0; s < seqs; ++s) {
+            for (std::int32_t i = 0; i < n; ++i) r.tokens[s].push_back(out[s * rows + i]);
+            next[s] = out[s * rows + static_cast<std::size_t>(n - 1)];
+        }
+    } else if (beams) {
+        beams->advance({out, seqs}, {out + seqs, seqs});
+        for (std::size_t s = 0; s < seqs; ++s) next[s] = out[s];
+    } else {
+        for (std::size_t s = 0; s < seqs; ++s) {
+            r.tokens[s].push_back(out[s]);
+            next[s] = out[s];
+        }
+    }
+    for (auto& times : r.emission_ns)
+        times.insert(times.end(), static_cast<std::size_t>(n), t.end_ns);
+    generated += n;
+    t.tokens_emitted = n;
+    r.iterations.push_back(t);
+    if (hooks.iteration_end) {
+        IterationPlan plan = it.plan;
+        plan.tokens_emitted = n;
+        plan.accepted = t.accepted;
+        hooks.iteration_end(plan, t);
+    }
+}
+
+void CudaDecodeRunner::Impl::fetch_final_logits(const ScheduledIteration& last,
+                                                std::int32_t emitted, DecodeResult& r) {
+    const ModelShape& shape = schedule.shape();
+    const std::int64_t seqs = schedule.config().sequences();
+    std::int64_t rows = 1;  // logit rows per sequence of the pass that sampled
+    for (const auto& p : last.passes)
+        if (!p.draft) rows = p.logit_rows;
+    const auto vocab = static_cast<std::size_t>(shape.vocab);
+    std::vector<float> all(static_cast<std::size_t>(seqs * rows) * vocab);
+    check_cuda(cudaMemcpyAsync(all.data(), ws->logits.get(), all.size() * sizeof(float),
+                               cudaMemcpyDeviceToHost, streams.copy),
+               "download logits");
+    check_cuda(cudaStreamSynchronize(streams.copy), "download logits");
+    // Speculative: the row of each sequence's last emitted token is row emitted - 1.
+    const std::int64_t row = std::min<std::int64_t>(emitted, rows) - 1;
+    r.final_logit_rows = seqs;
+    r.final_logits.resize(static_cast<std::size_t>(seqs) * vocab);
+    for (std::int64_t s = 0; s < seqs; ++s)
+        std::memcpy(r.final_logits.data() + static_cast<std::size_t>(s) * vocab,
+                    all.data() + static_cast<std::size_t>(s * rows + row) * vocab,
+                    vocab * sizeof(float));
+}
+
+CudaDecodeRunner::CudaDecodeRunner(const ModelShape& shape, const DecodeConfig& config, int device)
+    : impl_(std::make_unique<Impl>(shape, config, device)) {}
+
+CudaDecodeRunner::~CudaDecodeRunner() = default;
+
+void CudaDecodeRunner::set_prompts(std::vector<std::vector<std::int32_t>> prompts) {
+    const DecodeConfig& c = impl_->schedule.config();
+    const std::int64_t vocab = impl_->schedule.shape().vocab;
+    if (static_cast<std::int64_t>(prompts.size()) != c.batch)
+        throw std::invalid_argument("prompts: expected " + std::to_string(c.batch) + " rows, got " +
+                                    std::to_string(prompts.size()));
+    for (const auto& p : prompts) {
+        if (static_cast<std::int64_t>(p.size()) != c.prompt_len)
+            throw std::invalid_argument("prompts: a row has " + std::to_string(p.size()) +
+                                        " ids, expected prompt_len " +
+                                        std::to_string(c.prompt_len));
+        for (auto id : p)
+            if (id < 0 || id >= vocab)
+                throw std::invalid_argument("prompts: id " + std::to_string(id) +
+                                            " outside the vocabulary");
+    }
+    impl_->prompts = std::move(prompts);
+}
+
+DecodeResult CudaDecodeRunner::run(const RunnerHooks& hooks) {
+    return impl_->run(hooks);
+}
+
+std::vector<std::vector<std::int32_t>> CudaDecodeRunner::default_prompts(
+    const ModelShape& shape, const DecodeConfig& config) {
+    std::vector<std::vector<std::int32_t>> prompts(static_cast<std::size_t>(config.batch));
+    const auto vocab = static_cast<std::uint64_t>(shape.vocab);
+    for (std::int64_t r = 0; r < config.batch; ++r)
+        for (std::int64_t i = 0; i < config.prompt_len; ++i)
+            prompts[static_cast<std::size_t>(r)].push_back(static_cast<std::int32_t>(
+                splitmix_draw(config.seed ^ kPromptStream,
+                              static_cast<std::uint64_t>(r * config.prompt_len + i)) %
+                vocab));
+    return prompts;
+}
+
+int CudaDecodeRunner::device_count() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky-free error so later calls start clean
+        return 0;
+    }
+    return count;
+}
+
+std::string CudaDecodeRunner::device_name(int device) {
+    cudaDeviceProp prop{};
+    check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    return prop.name;
+}
+
+}  // namespace tokenscope::kernels::cuda

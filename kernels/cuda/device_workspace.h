@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+
+#include "decode_schedule.h"
+#include "device_buffer.h"
+
+namespace tokenscope::kernels::cuda {
+
+// Everything a run writes on the device besides the weights, sized once for the
+// largest pass of the configuration: activations, logits, the KV cache (twice for beam
+// search, which gathers into the spare copy), token ids and the sampler outputs.
+class DeviceWorkspace {
+  public:
+    explicit DeviceWorkspace(const DecodeSchedule& schedule);
+
+    // Layer l's K or V plane of the current cache: [sequence][kv_head][capacity][dim].
+    void* k_cache(std::int32_t layer) const { return plane(kv_[current_], 2 * layer); }
+    void* v_cache(std::int32_t layer) const { return plane(kv_[current_], 2 * layer + 1); }
+    void* cache() const { return kv_[current_].get(); }
+    void* spare_cache() const { return kv_[1 - current_].get(); }
+    void swap_caches() { current_ = 1 - current_; }
+
+    // Sampler outputs alternate so a beam step reads the previous step's scores while
+    // writing its own.
+    std::int32_t* sampler_out(std::int32_t iteration) const {
+        return sampler_[iteration % 2].as<std::int32_t>();
+    }
+    std::int64_t id_slots() const { return id_slots_; }
+
+    DeviceBuffer x, xn, qkv, q, attn, gate_up, act, head_in, logits;
+    DeviceBuffer prompt_ids, ids;                  // int32
+    DeviceBuffer attn_partials, attn_counters;     // split attention scratch
+    DeviceBuffer topk_values, topk_ids, beam_lse;  // sampler scratch
+    DeviceBuffer beam_initial_scores;              // 0 for beam 0, -inf for the others
+    std::int64_t capacity = 0;                     // KV positions per sequence
+
+  private:
+    void* plane(const DeviceBuffer& cache, std::int64_t index) const {
+        return cache.as<char>() + index * plane_bytes_;
+    }
+
+    DeviceBuffer kv_[2];
+    DeviceBuffer sampler_[2];
+    int current_ = 0;
+    std::int64_t plane_bytes_ = 0;
+    std::int64_t id_slots_ = 1;
+};
+
+}  // namespace tokenscope::kernels::cuda

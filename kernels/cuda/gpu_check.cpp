@@ -1,0 +1,123 @@
+#include "gpu_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <ostream>
+
+#include "cuda_decode_runner.h"
+#include "kernels/decode_config.h"
+#include "kernels/model_shape.h"
+#if defined(TOKENSCOPE_HAVE_CPU_REFERENCE)
+#include "kernels/cpu/cpu_generate.h"
+#endif
+
+namespace tokenscope::kernels::cuda {
+namespace {
+
+struct CheckOptions {
+    ModelShape shape;
+    DecodeConfig config;
+};
+
+// Fills `o` from the arguments; returns the problem, empty when fine.
+std::string parse(std::span<const std::string> args, CheckOptions& o) {
+    o.shape = *find_model_preset("tiny");
+    o.config.batch = 2;
+    o.config.new_tokens = 64;
+    o.config.prompt_len = 32;
+    o.config.strategy = Strategy::Greedy;
+    std::optional<DType> dtype;  // applied last: --model resets the shape
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (i + 1 >= args.size()) return "option " + a + " needs a value (or is unknown)";
+        const std::string& v = args[++i];
+        try {
+            if (a == "--model") {
+                auto p = find_model_preset(v);
+                if (!p) return "unknown model '" + v + "'";
+                o.shape = *p;
+            } else if (a == "--dtype") {
+                dtype = dtype_from_string(v);
+                if (!dtype) return "unknown dtype '" + v + "'";
+            } else if (a == "--batch") {
+                o.config.batch = std::stoll(v);
+            } else if (a == "--tokens") {
+                o.config.new_tokens = std::stoll(v);
+            } else if (a == "--prompt") {
+                o.config.prompt_len = std::stoll(v);
+            } else {
+                return "unknown option " + a;
+            }
+        } catch (const std::exception&) {
+            return "option " + a + ": '" + v + "' is not a number";
+        }
+    }
+    if (dtype) o.shape.dtype = *dtype;
+    if (auto e = o.shape.validate(); !e.empty()) return e;
+    return o.config.validate(o.shape);
+}
+
+}  // namespace
+
+double logit_tolerance(const std::string& dtype) {
+    if (dtype == "fp32") return 1e-3;
+    if (dtype == "bf16") return 5e-2;
+    return 2e-2;  // fp16
+}
+
+int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+    CheckOptions o;
+    if (auto e = parse(args, o); !e.empty()) {
+        err << "tokenscope-gpu-check: " << e << "\n";
+        return 1;
+    }
+    if (CudaDecodeRunner::device_count() == 0) {
+        out << "no GPU\n";
+        return 3;
+    }
+#if !defined(TOKENSCOPE_HAVE_CPU_REFERENCE)
+    err << "tokenscope-gpu-check: built without the CPU reference (kernels/cpu)\n";
+    return 2;
+#else
+    try {
+        out << "gpu: " << CudaDecodeRunner::device_name(0) << "\n"
+            << "model " << o.shape.name << " " << to_string(o.shape.dtype) << ", batch "
+            << o.config.batch << ", prompt " << o.config.prompt_len << ", " << o.config.new_tokens
+            << " tokens greedy\n";
+        const cpu::GenerationResult ref = cpu::cpu_generate(o.shape, o.config);
+        CudaDecodeRunner runner(o.shape, o.config);
+        runner.set_prompts(ref.prompts);
+        const DecodeResult gpu = runner.run();
+
+        const bool equal = gpu.tokens == ref.tokens;
+        std::size_t first_diff = 0;
+        while (equal == false && first_diff < gpu.tokens.size() &&
+               gpu.tokens[first_diff] == ref.tokens[first_diff])
+            ++first_diff;
+        double max_diff = 0.0, max_ref = 0.0;
+        const auto vocab = static_cast<std::size_t>(o.shape.vocab);
+        for (std::size_t r = 0; r < ref.last_logits.size(); ++r)
+            for (std::size_t v = 0; v < vocab; ++v) {
+                const double a = gpu.final_logits[r * vocab + v], b = ref.last_logits[r][v];
+                max_diff = std::max(max_diff, std::fabs(a - b));
+                max_ref = std::max(max_ref, std::fabs(b));
+            }
+        const double tolerance = logit_tolerance(std::string(to_string(o.shape.dtype)));
+        const double relative = max_ref > 0.0 ? max_diff / max_ref : max_diff;
+        const bool logits_ok = relative <= tolerance;
+        out << "tokens equal: " << (equal ? "yes" : "no");
+        if (!equal) out << " (request " << first_diff << " differs)";
+        out << "\nmax |logit difference|: " << max_diff << " (" << relative * 100.0
+            << "% of max |logit| " << max_ref << "; tolerance " << tolerance * 100.0 << "%)\n"
+            << "result: " << (equal && logits_ok ? "PASS" : "FAIL") << "\n";
+        return equal && logits_ok ? 0 : 1;
+    } catch (const std::exception& e) {
+        err << "tokenscope-gpu-check: " << e.what() << "\n";
+        return 2;
+    }
+#endif
+}
+
+}  // namespace tokenscope::kernels::cuda

@@ -1,0 +1,231 @@
+// Per-token kernels of a block: weight fill, embedding gather, RMSNorm, the matrix
+// products, RoPE and SiLU*mul. Clear before fast: fp32 accumulation, grid-stride loops.
+#include <cstdint>
+
+#include "counter_draw.h"
+#include "device_math.cuh"
+#include "device_ops.h"
+#include "dtype_dispatch.cuh"
+
+namespace tokenscope::kernels::cuda {
+namespace {
+
+using i64 = long long;
+
+template <typename T>
+__global__ void init_weights_kernel(T* dst, i64 n, std::uint64_t seed, std::uint64_t first,
+                                    DrawKind kind, float step) {
+    for (i64 i = blockIdx.x * static_cast<i64>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<i64>(gridDim.x) * blockDim.x)
+        dst[i] = from_float<T>(weight_from_draw(
+            splitmix_draw(seed, first + static_cast<std::uint64_t>(i)), kind, step));
+}
+
+template <typename T>
+__global__ void embedding_kernel(const std::int32_t* ids, i64 seq_stride, i64 pos_stride,
+                                 i64 positions, const T* table, i64 vocab, i64 hidden, T* out) {
+    const i64 token = blockIdx.x;
+    const i64 s = token / positions, j = token % positions;
+    const std::int32_t id = ids[s * seq_stride + j * pos_stride];
+    const bool valid = id >= 0 && id < vocab;  // a bad id shows as NaN, never a fault
+    for (i64 e = threadIdx.x; e < hidden; e += blockDim.x)
+        out[token * hidden + e] = valid ? table[id * hidden + e] : from_float<T>(NAN);
+}
+
+template <typename T>
+__global__ void rms_norm_kernel(const T* x, const T* w, T* y, i64 rows_in, i64 rows_out, i64 hidden,
+                                float eps) {
+    __shared__ float scratch[32];
+    const i64 out_row = blockIdx.x;
+    const i64 g = out_row / rows_out, r = out_row % rows_out;
+    const T* in = x + (g * rows_in + rows_in - rows_out + r) * hidden;
+    float sq = 0.0f;
+    for (i64 e = threadIdx.x; e < hidden; e += blockDim.x) {
+        const float v = to_float(in[e]);
+        sq += v * v;
+    }
+    const float total = block_sum(sq, scratch);
+    const float inv = 1.0f / sqrtf(total / static_cast<float>(hidden) + eps);
+    for (i64 e = threadIdx.x; e < hidden; e += blockDim.x)
+        y[out_row * hidden + e] = from_float<T>(to_float(in[e]) * inv * to_float(w[e]));
+}
+
+constexpr int kGemvRows = 8;  // tokens one GEMV launch handles
+constexpr int kGemvSlices = 8;
+
+// Decode: 32 output columns per block, the k range split over 8 thread rows, partial
+// sums reduced in shared memory. Adjacent threads read adjacent weights (coalesced).
+template <typename T, typename Out>
+__global__ void gemv_kernel(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k,
+                            i64 n) {
+    __shared__ float partial[kGemvSlices][kGemvRows][32];
+    const i64 col = blockIdx.x * 32 + threadIdx.x;
+    float acc[kGemvRows] = {};
+    if (col < n) {
+        for (i64 kk = threadIdx.y; kk < k; kk += kGemvSlices) {
+            const float wv = to_float(w[kk * n + col]);
+            for (int t = 0; t < kGemvRows; ++t)
+                if (t < m) acc[t] += to_float(x[t * k + kk]) * wv;
+        }
+    }
+    for (int t = 0; t < kGemvRows; ++t) partial[threadIdx.y][t][threadIdx.x] = acc[t];
+    __syncthreads();
+    if (col >= n) return;
+    for (int t = threadIdx.y; t < m; t += kGemvSlices) {
+        float sum = 0.0f;
+        for (int s = 0; s < kGemvSlices; ++s) sum += partial[s][t][threadIdx.x];
+        if (residual) sum += to_float(residual[t * n + col]);
+        y[t * n + col] = from_float<Out>(sum);
+    }
+}
+
+constexpr int kTile = 16;
+
+// Prefill: a plain shared-memory tiled GEMM, one output per thread.
+template <typename T, typename Out>
+__global__ void gemm_kernel(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k,
+                            i64 n) {
+    __shared__ float xs[kTile][kTile];
+    __shared__ float ws[kTile][kTile];
+    const i64 row = blockIdx.y * static_cast<i64>(kTile) + threadIdx.y;
+    const i64 col = blockIdx.x * static_cast<i64>(kTile) + threadIdx.x;
+    float acc = 0.0f;
+    for (i64 k0 = 0; k0 < k; k0 += kTile) {
+        const i64 kx = k0 + threadIdx.x, kw = k0 + threadIdx.y;
+        xs[threadIdx.y][threadIdx.x] = row < m && kx < k ? to_float(x[row * k + kx]) : 0.0f;
+        ws[threadIdx.y][threadIdx.x] = kw < k && col < n ? to_float(w[kw * n + col]) : 0.0f;
+        __syncthreads();
+        for (int i = 0; i < kTile; ++i) acc += xs[threadIdx.y][i] * ws[i][threadIdx.x];
+        __syncthreads();
+    }
+    if (row >= m || col >= n) return;
+    if (residual) acc += to_float(residual[row * n + col]);
+    y[row * n + col] = from_float<Out>(acc);
+}
+
+template <typename T>
+__global__ void rope_kernel(const T* qkv, T* q_out, T* k_cache, T* v_cache, AttentionShape sh,
+                            const float* cos_table, const float* sin_table) {
+    const i64 token = blockIdx.x;
+    const i64 s = token / sh.positions, j = token % sh.positions;
+    const i64 pos = sh.cached + j;
+    const i64 d = sh.head_dim, half = d / 2;
+    const i64 q_width = sh.heads * d, kv_width = sh.kv_heads * d;
+    const T* in = qkv + token * (q_width + 2 * kv_width);
+    for (i64 idx = threadIdx.x; idx < q_width + 2 * kv_width; idx += blockDim.x) {
+        const i64 e = idx % d;
+        float v = to_float(in[idx]);
+        if (idx < q_width + kv_width) {  // q and k rotate; v passes through
+            const i64 i = e < half ? e : e - half;
+            const float c = cos_table[pos * half + i], sn = sin_table[pos * half + i];
+            v = e < half ? v * c - to_float(in[idx + half]) * sn
+                         : v * c + to_float(in[idx - half]) * sn;
+        }
+        if (idx < q_width) {
+            q_out[token * q_width + idx] = from_float<T>(v);
+            continue;
+        }
+        const bool is_k = idx < q_width + kv_width;
+        const i64 head = (idx - q_width - (is_k ? 0 : kv_width)) / d;
+        T* cache = is_k ? k_cache : v_cache;
+        cache[((s * sh.kv_heads + head) * sh.capacity + pos) * d + e] = from_float<T>(v);
+    }
+}
+
+template <typename T>
+__global__ void silu_mul_kernel(const T* gu, T* out, i64 tokens, i64 ffn) {
+    for (i64 i = blockIdx.x * static_cast<i64>(blockDim.x) + threadIdx.x; i < tokens * ffn;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const i64 t = i / ffn, c = i % ffn;
+        const float g = to_float(gu[t * 2 * ffn + c]);
+        const float u = to_float(gu[t * 2 * ffn + ffn + c]);
+        out[i] = from_float<T>(g / (1.0f + expf(-g)) * u);
+    }
+}
+
+template <typename T, typename Out>
+void matmul_typed(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k, i64 n,
+                  cudaStream_t stream) {
+    if (m <= kGemvRows) {
+        gemv_kernel<T, Out><<<grid_for(n, 32, 1ll << 30), dim3(32, kGemvSlices), 0, stream>>>(
+            x, w, y, residual, m, k, n);
+        return;
+    }
+    const dim3 grid(static_cast<unsigned>((n + kTile - 1) / kTile),
+                    static_cast<unsigned>((m + kTile - 1) / kTile));
+    gemm_kernel<T, Out><<<grid, dim3(kTile, kTile), 0, stream>>>(x, w, y, residual, m, k, n);
+}
+
+}  // namespace
+
+void launch_init_weights(DType dtype, void* dst, const TensorDraws& t, std::uint64_t seed,
+                         cudaStream_t stream) {
+    const auto n = static_cast<i64>(t.elements());
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        init_weights_kernel<T><<<grid_for(n, 256), 256, 0, stream>>>(static_cast<T*>(dst), n, seed,
+                                                                     t.first_draw, t.kind, t.step);
+    });
+}
+
+void launch_embedding(DType dtype, const std::int32_t* ids, std::int64_t seq_stride,
+                      std::int64_t pos_stride, std::int64_t sequences, std::int64_t positions,
+                      const void* table, std::int64_t vocab, std::int64_t hidden, void* out,
+                      cudaStream_t stream) {
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        embedding_kernel<T><<<static_cast<unsigned>(sequences * positions), 256, 0, stream>>>(
+            ids, seq_stride, pos_stride, positions, static_cast<const T*>(table), vocab, hidden,
+            static_cast<T*>(out));
+    });
+}
+
+void launch_rms_norm(DType dtype, const void* x, const void* weight, void* y, std::int64_t groups,
+                     std::int64_t rows_in, std::int64_t rows_out, std::int64_t hidden, float eps,
+                     cudaStream_t stream) {
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        rms_norm_kernel<T><<<static_cast<unsigned>(groups * rows_out), 256, 0, stream>>>(
+            static_cast<const T*>(x), static_cast<const T*>(weight), static_cast<T*>(y), rows_in,
+            rows_out, hidden, eps);
+    });
+}
+
+void launch_matmul(DType dtype, const void* x, const void* w, void* y, bool y_fp32,
+                   const void* residual, std::int64_t m, std::int64_t k, std::int64_t n,
+                   cudaStream_t stream) {
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const auto* xt = static_cast<const T*>(x);
+        const auto* wt = static_cast<const T*>(w);
+        if (y_fp32)
+            matmul_typed<T, float>(xt, wt, static_cast<float*>(y),
+                                   static_cast<const float*>(residual), m, k, n, stream);
+        else
+            matmul_typed<T, T>(xt, wt, static_cast<T*>(y), static_cast<const T*>(residual), m, k, n,
+                               stream);
+    });
+}
+
+void launch_rope(DType dtype, const void* qkv, void* q_out, void* k_cache, void* v_cache,
+                 const AttentionShape& shape, const float* cos_table, const float* sin_table,
+                 cudaStream_t stream) {
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        rope_kernel<T>
+            <<<static_cast<unsigned>(shape.sequences * shape.positions), 256, 0, stream>>>(
+                static_cast<const T*>(qkv), static_cast<T*>(q_out), static_cast<T*>(k_cache),
+                static_cast<T*>(v_cache), shape, cos_table, sin_table);
+    });
+}
+
+void launch_silu_mul(DType dtype, const void* gate_up, void* out, std::int64_t tokens,
+                     std::int64_t ffn, cudaStream_t stream) {
+    dispatch_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        silu_mul_kernel<T><<<grid_for(tokens * ffn, 256), 256, 0, stream>>>(
+            static_cast<const T*>(gate_up), static_cast<T*>(out), tokens, ffn);
+    });
+}
+
+}  // namespace tokenscope::kernels::cuda

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "decode_schedule.h"
+#include "device_model.h"
+#include "device_ops.h"
+#include "device_workspace.h"
+
+namespace tokenscope::kernels::cuda {
+
+// Enqueues one iteration's kernels on the compute stream: for every pass, exactly the
+// KernelSpecs PassBuilder lists, in order, one launch each, with an NVTX range per
+// layer ("layer 3", "draft layer 0").
+class PassLauncher {
+  public:
+    PassLauncher(const DecodeSchedule& schedule, const DeviceModel& model,
+                 DeviceWorkspace& workspace, cudaStream_t stream);
+
+    void launch(const ScheduledIteration& iteration);
+
+  private:
+    struct PassState {
+        const PassSpec* pass = nullptr;
+        std::int32_t iteration = 0;
+        const std::int32_t* ids = nullptr;  // the pass's input ids
+        std::int64_t seq_stride = 1;
+        std::int64_t pos_stride = 1;
+        std::int32_t* draft_out = nullptr;  // draft argmax target (speculative)
+    };
+    PassState state_for(const ScheduledIteration& it, std::size_t pass_index) const;
+    void launch_kernel(const KernelSpec& k, const PassState& st);
+    void launch_layer_kernel(const KernelSpec& k, const PassState& st);
+    void launch_head_kernel(const KernelSpec& k, const PassState& st);
+    AttentionShape attention_shape(const PassSpec& p) const;
+
+    const DecodeSchedule& schedule_;
+    const DeviceModel& model_;
+    DeviceWorkspace& ws_;
+    cudaStream_t stream_;
+};
+
+}  // namespace tokenscope::kernels::cuda

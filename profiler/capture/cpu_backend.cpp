@@ -1,0 +1,61 @@
+#include "cpu_backend.h"
+
+#include "cpu_run_recorder.h"
+#include "cpu_run_spec.h"
+#include "kernels/cpu/reference_decoder.h"
+#include "memory_run_writer.h"
+
+namespace tokenscope::capture {
+namespace {
+
+// Iterations still to come are unknown for speculative decoding (acceptance is
+// measured): at most one per remaining token, so done / (done + remaining) only grows.
+std::int64_t total_estimate(const kernels::cpu::ReferenceDecoder& d, const kernels::DecodeConfig& c,
+                            std::int64_t done) {
+    if (c.strategy != kernels::Strategy::Speculative) return c.new_tokens;
+    return done + (c.new_tokens - d.tokens_generated());
+}
+
+void decode_run(const CpuRunSpec& spec, store::RunWriter& writer,
+                const trace::ProgressFn& progress) {
+    // Weights are made before the requests arrive, as a server loads its model first.
+    const kernels::cpu::ModelWeights weights(spec.shape, spec.decode.seed);
+    kernels::cpu::ReferenceDecoder decoder(weights, spec.decode);
+    CpuRunRecorder recorder(writer, spec.decode);
+    recorder.begin();
+    std::int64_t done = 0;
+    while (!decoder.done()) {
+        recorder.iteration_begin();
+        const auto result = decoder.step(&recorder);
+        recorder.iteration_end(result);
+        writer.poll();
+        ++done;
+        if (progress && !progress(done, total_estimate(decoder, spec.decode, done)))
+            throw trace::Cancelled();
+    }
+    recorder.end();
+}
+
+}  // namespace
+
+void CpuBackend::run(const CaptureConfig& config, store::RunWriter& writer,
+                     const trace::ProgressFn& progress) {
+    try {
+        const CpuRunSpec spec = resolve_cpu_run(config);
+        writer.update_info(cpu_run_info(spec));
+        decode_run(spec, writer, progress);
+        writer.finish();
+    } catch (...) {
+        // The writer must not keep half a run, whatever went wrong.
+        writer.abandon();
+        throw;
+    }
+}
+
+trace::RunData measure_cpu_run(const CaptureConfig& config, const trace::ProgressFn& progress) {
+    MemoryRunWriter writer;
+    CpuBackend().run(config, writer, progress);
+    return writer.take();
+}
+
+}  // namespace tokenscope::capture

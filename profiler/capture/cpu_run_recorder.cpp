@@ -1,0 +1,135 @@
+#include "cpu_run_recorder.h"
+
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <string>
+
+namespace tokenscope::capture {
+namespace {
+
+using trace::Activity;
+using trace::ActivityKind;
+
+constexpr std::size_t kNameSlots =
+    2 * (static_cast<std::size_t>(kernels::KernelOp::SpecVerify) + 1);
+
+Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std::int64_t start,
+                  std::int64_t end) {
+    Activity a;
+    a.kind = kind;
+    a.lane = lane;
+    a.name = name;
+    a.start_ns = start;
+    a.end_ns = end;
+    return a;
+}
+
+}  // namespace
+
+CpuRunRecorder::CpuRunRecorder(store::RunWriter& writer, const kernels::DecodeConfig& decode)
+    : writer_(writer), decode_(decode), kernel_names_(kNameSlots, 0) {}
+
+std::int64_t CpuRunRecorder::now_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+void CpuRunRecorder::begin() {
+    const auto pid = static_cast<std::int64_t>(getpid());
+    const auto tid = static_cast<std::int64_t>(syscall(SYS_gettid));
+    host_lane_ = writer_.add_lane({trace::LaneKind::CpuThread, -1, pid, tid, "main thread"});
+    // The kernels run on the same thread; a lane of their own keeps them from nesting
+    // inside the host ranges, as GPU kernels sit on their stream.
+    compute_lane_ = writer_.add_lane({trace::LaneKind::CpuThread, -1, pid, tid, "cpu compute"});
+    step_lane_ = writer_.add_lane({trace::LaneKind::StepTrack, -1, pid, 0, "decode iterations"});
+    host_range_name_ = writer_.intern("run_iteration");
+    arrival_ns_ = now_ns();
+    last_emission_ns_ = arrival_ns_;
+}
+
+void CpuRunRecorder::iteration_begin() {
+    iteration_start_ns_ = now_ns();
+}
+
+void CpuRunRecorder::iteration_end(const kernels::cpu::IterationResult& result) {
+    const std::int64_t emission = now_ns();
+    writer_.add_activity(
+        activity(ActivityKind::Range, host_lane_, host_range_name_, iteration_start_ns_, emission));
+    const char* name = result.prefill                                       ? "prefill"
+                       : decode_.strategy == kernels::Strategy::Speculative ? "speculative decode"
+                                                                            : "decode";
+    writer_.add_activity(activity(ActivityKind::Range, step_lane_, writer_.intern(name),
+                                  iteration_start_ns_, emission));
+    add_steps(result, emission);
+    if (!result.prefill && decode_.strategy == kernels::Strategy::Speculative) {
+        drafted_ += decode_.gamma;
+        accepted_ += result.accepted;
+    }
+}
+
+void CpuRunRecorder::add_steps(const kernels::cpu::IterationResult& result,
+                               std::int64_t emission_ns) {
+    // A step runs from the previous emission (the request's arrival for its first
+    // token); tokens emitted together after the first take no time of their own.
+    for (std::int64_t r = 1; r <= decode_.batch; ++r) {
+        for (std::int32_t j = 0; j < result.tokens_emitted; ++j) {
+            trace::Step s;
+            s.request = r;
+            s.index = tokens_done_ + j;
+            s.phase = s.index == 0 ? trace::Phase::Prefill : trace::Phase::Decode;
+            s.start_ns = j == 0 ? last_emission_ns_ : emission_ns;
+            s.end_ns = emission_ns;
+            s.floor_ns = 0;  // no roofline for a host run
+            writer_.add_step(s);
+        }
+    }
+    if (result.prefill) first_token_ns_ = emission_ns;
+    tokens_done_ += result.tokens_emitted;
+    last_emission_ns_ = emission_ns;
+}
+
+void CpuRunRecorder::end() {
+    for (std::int64_t r = 1; r <= decode_.batch; ++r) {
+        trace::Request req;
+        req.id = r;
+        req.arrival_ns = arrival_ns_;
+        req.first_token_ns = first_token_ns_;
+        req.done_ns = last_emission_ns_;
+        req.input_len = static_cast<std::int32_t>(decode_.prompt_len);
+        req.output_len = static_cast<std::int32_t>(decode_.new_tokens);
+        writer_.add_request(req);
+    }
+    writer_.add_diagnostic(
+        {"cpu_reference", trace::Severity::Info, 1.0,
+         "measured on the CPU: the fp32 reference on one host thread; its kernels are host "
+         "functions, with FLOPs and bytes counted as they ran (bytes at the model dtype)"});
+    if (drafted_ > 0)
+        writer_.add_diagnostic(
+            {"speculative_acceptance", trace::Severity::Info,
+             static_cast<double>(accepted_) / static_cast<double>(drafted_),
+             "share of drafted tokens the target kept (measured: " + std::to_string(accepted_) +
+                 " of " + std::to_string(drafted_) + ", the batch's minimum per iteration)"});
+}
+
+void CpuRunRecorder::kernel_begin() {
+    kernel_start_ns_ = now_ns();
+}
+
+void CpuRunRecorder::kernel_end(const kernels::KernelSpec& work) {
+    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name(work), kernel_start_ns_,
+                      now_ns());
+    k.flops = work.flops;
+    k.bytes = work.bytes();
+    writer_.add_activity(k);
+}
+
+std::uint32_t CpuRunRecorder::kernel_name(const kernels::KernelSpec& work) {
+    const std::size_t slot = static_cast<std::size_t>(work.op) * 2 + (work.draft ? 1 : 0);
+    if (kernel_names_[slot] == 0) kernel_names_[slot] = writer_.intern(work.name());
+    return kernel_names_[slot];
+}
+
+}  // namespace tokenscope::capture

@@ -1,0 +1,49 @@
+#include "cuda_backend.h"
+
+#include <atomic>
+#include <stdexcept>
+#include <utility>
+
+namespace tokenscope::capture {
+namespace {
+
+std::atomic<CudaRunner> g_runner{nullptr};
+
+}  // namespace
+
+void set_cuda_runner(CudaRunner runner) {
+    g_runner.store(runner);
+}
+
+CudaRunner cuda_runner() {
+    return g_runner.load();
+}
+
+CudaBackend::CudaBackend(ProbeFn probe) : probe_(std::move(probe)) {
+    if (!probe_) probe_ = [] { return DriverProbe().probe(); };
+}
+
+Availability CudaBackend::available() const {
+    if (cuda_runner() == nullptr)
+        return {false,
+                "this build has no CUDA support (built without the CUDA toolkit); use "
+                "--backend cpu or --backend model"};
+    const DriverStatus status = probe_();
+    return {status.ok, status.ok ? std::string() : status.reason};
+}
+
+void CudaBackend::run(const CaptureConfig& config, store::RunWriter& writer,
+                      const trace::ProgressFn& progress) {
+    try {
+        const Availability a = available();
+        if (!a.ok) throw std::runtime_error(a.reason);
+        cuda_runner()(config, writer, progress);
+        writer.finish();
+    } catch (...) {
+        // The writer must not keep half a run, whatever went wrong.
+        writer.abandon();
+        throw;
+    }
+}
+
+}  // namespace tokenscope::capture

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tokenscope::capture::cupti {
+
+struct DecoderOptions {
+    // NVTX ranges whose name matches (std::regex_search, ECMAScript) go to a step
+    // track instead of their thread's lane; empty: none do.
+    std::string step_pattern;
+    // Each matching range also becomes a Step (phase Iteration): what `capture`
+    // wants; the cuda backend writes its own per-token steps and turns this off.
+    bool steps_from_markers = true;
+    // The traced process (lanes carry it); CUPTI's API records name their own.
+    std::int64_t process_id = 0;
+};
+
+}  // namespace tokenscope::capture::cupti

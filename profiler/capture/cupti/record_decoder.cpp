@@ -1,0 +1,323 @@
+#include "record_decoder.h"
+
+#include <cctype>
+#include <limits>
+#include <string>
+
+namespace tokenscope::capture::cupti {
+namespace {
+
+using trace::ActivityKind;
+using trace::CopyKind;
+
+constexpr std::size_t kSyncSlot = 6;  // after the six copy kinds
+constexpr std::size_t kSyncTypes = 5;
+constexpr std::size_t kMemsetSlot = kSyncSlot + kSyncTypes;
+
+CopyKind copy_kind(std::uint8_t cupti_kind) {
+    switch (cupti_kind) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+            return CopyKind::H2D;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+            return CopyKind::D2H;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+            return CopyKind::D2D;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+            return CopyKind::H2H;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+            return CopyKind::P2P;
+        default:
+            return CopyKind::None;
+    }
+}
+
+const char* overhead_name(CUpti_ActivityOverheadKind kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+            return "driver JIT compilation";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+            return "CUPTI buffer flush";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+            return "CUPTI instrumentation";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+            return "CUPTI resource";
+        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+            return "module loading";
+        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+            return "lazy function loading";
+        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+            return "command buffer full";
+        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+            return "CUPTI buffer request";
+        case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+            return "UVM activity init";
+        default:
+            return "unknown";
+    }
+}
+
+// "ProfilerStep#12" -> 12; -1 when the name does not end in digits.
+std::int64_t trailing_number(std::string_view name) {
+    std::size_t i = name.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])) != 0) --i;
+    if (i == name.size() || name.size() - i > 9) return -1;
+    return std::stoll(std::string(name.substr(i)));
+}
+
+trace::Activity make(ActivityKind kind, std::uint16_t lane, std::uint32_t name,
+                     std::uint32_t correlation, std::int32_t device) {
+    trace::Activity a;
+    a.kind = kind;
+    a.lane = lane;
+    a.name = name;
+    a.correlation = correlation;
+    a.device = static_cast<std::int8_t>(device);
+    return a;
+}
+
+}  // namespace
+
+RecordDecoder::RecordDecoder(store::RunWriter& writer, DecoderOptions options)
+    : writer_(writer),
+      options_(std::move(options)),
+      lanes_(writer, options_.process_id),
+      api_names_(writer),
+      kernel_names_(writer) {
+    if (!options_.step_pattern.empty()) {
+        // Throws std::regex_error for a bad pattern: the caller's configuration error.
+        step_regex_ = std::regex(options_.step_pattern, std::regex::ECMAScript);
+        has_step_pattern_ = true;
+    }
+    for (const char* n :
+         {"Memcpy (unknown direction)", "Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD", "Memcpy PtoP",
+          "Memcpy HtoH", "Synchronization", "Event synchronize", "Stream wait event",
+          "Stream synchronize", "Context synchronize", "Memset"})
+        fixed_names_.push_back(writer_.intern(n));
+}
+
+void RecordDecoder::decode(const CUpti_Activity* record) {
+    ++stats_.records;
+    switch (record->kind) {
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+            return kernel(*reinterpret_cast<const KernelRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            return memcpy(*reinterpret_cast<const MemcpyRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_MEMCPY2:
+            return peer_copy(*reinterpret_cast<const PeerCopyRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            return memset(*reinterpret_cast<const MemsetRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+            return api(*reinterpret_cast<const ApiRecord*>(record), CUPTI_CB_DOMAIN_RUNTIME_API);
+        case CUPTI_ACTIVITY_KIND_DRIVER:
+            return api(*reinterpret_cast<const ApiRecord*>(record), CUPTI_CB_DOMAIN_DRIVER_API);
+        case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+            return sync(*reinterpret_cast<const SyncRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_OVERHEAD:
+            return overhead(*reinterpret_cast<const OverheadRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            return marker(*reinterpret_cast<const MarkerRecord*>(record));
+        default:
+            ++stats_.other_kinds;
+    }
+}
+
+std::size_t RecordDecoder::decode_buffer(std::uint8_t* buffer, std::size_t valid_bytes) {
+    std::size_t count = 0;
+    CUpti_Activity* record = nullptr;
+    while (valid_bytes > 0 &&
+           cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+        decode(record);
+        ++count;
+    }
+    return count;
+}
+
+bool RecordDecoder::timed(std::uint64_t start, std::uint64_t end, trace::Activity& a) {
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    if (start == 0 || end == 0 || end < start || end > kMax) {
+        ++stats_.incomplete;
+        return false;
+    }
+    a.start_ns = clock_.map(static_cast<std::int64_t>(start));
+    a.end_ns = clock_.map(static_cast<std::int64_t>(end));
+    return true;
+}
+
+void RecordDecoder::emit(const trace::Activity& a) {
+    writer_.add_activity(a);
+    ++stats_.activities;
+}
+
+void RecordDecoder::kernel(const KernelRecord& r) {
+    auto a =
+        make(ActivityKind::Kernel, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+             kernel_names_.name(r.name), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::memcpy(const MemcpyRecord& r) {
+    const CopyKind kind = copy_kind(r.copyKind);
+    auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+                  copy_name(kind), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    a.copy = kind;
+    a.bytes = r.bytes;
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
+    auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+                  copy_name(CopyKind::P2P), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    a.copy = CopyKind::P2P;
+    a.bytes = r.bytes;
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::memset(const MemsetRecord& r) {
+    auto a =
+        make(ActivityKind::Memset, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+             fixed_names_[kMemsetSlot], r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    a.bytes = r.bytes;
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
+    const std::uint16_t lane = lanes_.thread(r.processId, r.threadId);
+    auto a = make(ActivityKind::Api, lane, api_names_.name(domain, r.cbid), r.correlationId, -1);
+    if (api_names_.is_sync(domain, r.cbid)) {
+        if (auto it = waiting_syncs_.find(r.correlationId); it != waiting_syncs_.end()) {
+            it->second.lane = lane;
+            emit(it->second);
+            waiting_syncs_.erase(it);
+        } else {
+            sync_api_lanes_[r.correlationId] = lane;
+        }
+    }
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::sync(const SyncRecord& r) {
+    const auto type = static_cast<std::size_t>(r.type);
+    auto a = make(ActivityKind::Sync, 0, fixed_names_[kSyncSlot + (type < kSyncTypes ? type : 0)],
+                  r.correlationId, -1);
+    if (!timed(r.start, r.end, a)) return;
+    if (auto it = sync_api_lanes_.find(r.correlationId); it != sync_api_lanes_.end()) {
+        a.lane = it->second;
+        sync_api_lanes_.erase(it);
+        emit(a);
+    } else {
+        waiting_syncs_[r.correlationId] = a;
+    }
+}
+
+void RecordDecoder::overhead(const OverheadRecord& r) {
+    const std::uint16_t lane = r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD
+                                   ? lanes_.thread(r.objectId.pt.processId, r.objectId.pt.threadId)
+                                   : lanes_.cupti_overhead();
+    const std::string name = std::string("CUPTI overhead: ") + overhead_name(r.overheadKind);
+    auto a = make(ActivityKind::Range, lane, writer_.intern(name), r.correlationId, -1);
+    if (timed(r.start, r.end, a)) emit(a);
+}
+
+void RecordDecoder::marker(const MarkerRecord& r) {
+    if (r.timestamp == 0 ||
+        r.timestamp > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        ++stats_.incomplete;
+        return;
+    }
+    const std::int64_t t = clock_.map(static_cast<std::int64_t>(r.timestamp));
+    if ((r.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0) {
+        if (auto range = markers_.end(r.id, t)) this->range(*range);
+        return;
+    }
+    const std::uint16_t lane = r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD
+                                   ? lanes_.thread(r.objectId.pt.processId, r.objectId.pt.threadId)
+                                   : lanes_.thread(options_.process_id, 0);
+    const std::string_view text = r.name != nullptr ? r.name : "";
+    const std::uint32_t name = writer_.intern(text);
+    if ((r.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
+        MarkerPairer::Open open{t, name, lane, is_step(name, text), -1};
+        if (open.step) open.number = trailing_number(text);
+        if (auto range = markers_.start(r.id, open)) this->range(*range);
+        return;
+    }
+    auto a = make(ActivityKind::Marker, lane, name, 0, -1);
+    a.start_ns = a.end_ns = t;
+    emit(a);
+}
+
+void RecordDecoder::range(const MarkerPairer::Range& range) {
+    if (range.end_ns < range.start.start_ns) {
+        ++stats_.incomplete;
+        return;
+    }
+    const auto& open = range.start;
+    auto a =
+        make(ActivityKind::Range, open.step ? lanes_.step_track() : open.lane, open.name, 0, -1);
+    a.start_ns = open.start_ns;
+    a.end_ns = range.end_ns;
+    emit(a);
+    if (!open.step || !options_.steps_from_markers) return;
+    // The number in the name (ProfilerStep#N) when there is one, as the nsys and
+    // Kineto importers do; else the order in which the ranges closed.
+    trace::Step s;
+    s.phase = trace::Phase::Iteration;
+    s.index = open.number >= 0 ? static_cast<std::int32_t>(open.number) : next_step_index_;
+    ++next_step_index_;
+    s.start_ns = a.start_ns;
+    s.end_ns = a.end_ns;
+    writer_.add_step(s);
+    ++stats_.steps;
+}
+
+bool RecordDecoder::is_step(std::uint32_t name, std::string_view text) {
+    if (!has_step_pattern_) return false;
+    if (name >= step_names_.size()) step_names_.resize(name + 1, -1);
+    if (step_names_[name] < 0)
+        step_names_[name] = std::regex_search(text.begin(), text.end(), step_regex_) ? 1 : 0;
+    return step_names_[name] == 1;
+}
+
+std::uint32_t RecordDecoder::copy_name(trace::CopyKind kind) {
+    return fixed_names_[static_cast<std::size_t>(kind)];
+}
+
+void RecordDecoder::finish() {
+    if (finished_) return;
+    finished_ = true;
+    // A sync whose API record never came (API tracing off, or lost): keep it, on a
+    // lane that says its thread is unknown.
+    for (auto& [correlation, a] : waiting_syncs_) {
+        a.lane = lanes_.unattributed_sync();
+        emit(a);
+        ++stats_.unattributed_syncs;
+    }
+    waiting_syncs_.clear();
+    stats_.unterminated_ranges = static_cast<std::int64_t>(markers_.open_starts());
+    stats_.orphan_range_ends = static_cast<std::int64_t>(markers_.orphan_ends());
+    write_diagnostics();
+}
+
+void RecordDecoder::write_diagnostics() {
+    using trace::Severity;
+    auto add = [&](std::int64_t value, const char* name, Severity severity, const char* text) {
+        if (value > 0) writer_.add_diagnostic({name, severity, static_cast<double>(value), text});
+    };
+    add(stats_.incomplete, "incomplete_records", Severity::DataLoss,
+        "CUPTI records with a zero or reversed timestamp (CUPTI could not time them); skipped");
+    add(stats_.other_kinds, "cupti_other_records", Severity::Info,
+        "CUPTI records of kinds the tracer does not show (device, context, name records)");
+    add(stats_.unterminated_ranges, "nvtx_unterminated_ranges", Severity::DataLoss,
+        "NVTX ranges without an end (capture stopped inside them)");
+    add(stats_.orphan_range_ends, "nvtx_orphan_range_ends", Severity::DataLoss,
+        "NVTX range ends whose start was not traced");
+    add(stats_.unattributed_syncs, "sync_thread_unknown", Severity::Info,
+        "synchronizations whose API call was not traced, shown on their own lane");
+}
+
+}  // namespace tokenscope::capture::cupti

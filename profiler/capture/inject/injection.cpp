@@ -1,0 +1,192 @@
+#include "injection.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include <cupti.h>
+
+#include "capture/gpu_presets.h"
+
+namespace tokenscope::capture::inject {
+namespace {
+
+void say(const std::string& line) {
+    std::fprintf(stderr, "%s%s\n", Injection::kTag, line.c_str());
+    std::fflush(stderr);
+}
+
+void at_exit() {
+    Injection::instance().finish();
+}
+
+// The driver is already loaded when it calls us; asking without loading it keeps
+// a program (or test) that calls InitializeInjection by hand from starting one.
+void* loaded_driver() {
+    return dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+}
+
+std::string host_name() {
+    char buf[256] = {};
+    return gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
+}
+
+std::string upper(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Datasheet figures for a device the presets know ("NVIDIA H200" -> H200),
+// so the roofline and verdicts work on captured runs too.
+void fill_from_preset(trace::GpuInfo& gpu) {
+    const std::string name = upper(gpu.name);
+    for (const auto& p : gpu_presets()) {
+        const std::string family = upper(p.name.substr(0, p.name.find('-')));
+        if (name.find(family) == std::string::npos) continue;
+        gpu.peak_bandwidth = p.peak_bandwidth;
+        gpu.peak_flops = p.peak_flops;
+        gpu.pcie_generation = p.pcie_generation;
+        gpu.pcie_width = p.pcie_width;
+        gpu.nvlink_links = p.nvlink_links;
+        gpu.nvlink_bandwidth = p.nvlink_bandwidth;
+        return;
+    }
+}
+
+// NVTX finds its tool through NVTX_INJECTION64_PATH at the program's first NVTX
+// call. The capture command sets it; if it could not, CUPTI itself is the tool, and
+// it is this very libcupti, already loaded as our dependency.
+void point_nvtx_at_cupti() {
+    if (std::getenv("NVTX_INJECTION64_PATH")) return;
+    Dl_info where{};
+    if (dladdr(reinterpret_cast<void*>(&cuptiActivityEnable), &where) && where.dli_fname)
+        setenv("NVTX_INJECTION64_PATH", where.dli_fname, 0);
+}
+
+}  // namespace
+
+Injection& Injection::instance() {
+    static Injection* const kInstance = new Injection();  // leaked on purpose, see header
+    return *kInstance;
+}
+
+bool Injection::start() noexcept {
+    std::lock_guard lock(mutex_);
+    if (attempted_) return tracing_;
+    attempted_ = true;
+    try {
+        tracing_ = start_tracing();
+    } catch (const std::exception& e) {
+        say(std::string("cannot trace: ") + e.what() + "; the program runs untraced");
+        tracing_ = false;
+    } catch (...) {
+        say("cannot trace (unknown error); the program runs untraced");
+        tracing_ = false;
+    }
+    if (!tracing_) {
+        tracer_.reset();
+        if (writer_) {
+            try {
+                writer_->abandon();
+            } catch (...) {
+            }
+        }
+        writer_.reset();
+        store_.reset();
+    }
+    return tracing_;
+}
+
+bool Injection::start_tracing() {
+    std::string problem;
+    config_ = InjectConfig::from_environment(&problem);
+    if (!problem.empty()) {
+        say(problem + "; not tracing");
+        return false;
+    }
+    if (!config_.warning.empty()) say(config_.warning);
+    if (!loaded_driver()) {
+        say("no NVIDIA driver found; not tracing");
+        return false;
+    }
+    info_.name = config_.run_name();
+    info_.source = trace::Source::Inject;
+    info_.created_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+    info_.host = host_name();
+    info_.workload_json = config_.command_json;
+    info_.clock = trace::ClockDomain::MonotonicRaw;  // the tracer maps CUPTI time onto it
+    store_ = std::make_unique<store::StoreWriter>(config_.out);
+    writer_ = store_->begin_run(info_);
+
+    cupti::TracerOptions options;
+    options.decoder.step_pattern = config_.steps_regex;
+    options.decoder.steps_from_markers = !config_.steps_regex.empty();
+    options.decoder.process_id = getpid();
+    if (config_.pm_sampling) {
+        say("--pm-sampling: CUPTI PM sampling is not implemented; PCIe/NVLink come from NVML");
+        writer_->add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
+                                 "CUPTI PM sampling was asked for but is not implemented; "
+                                 "PCIe/NVLink counters come from NVML"});
+    }
+    point_nvtx_at_cupti();
+    tracer_ = std::make_unique<cupti::CuptiTracer>(options);
+    tracer_->start(*writer_);  // throws CuptiError when CUPTI cannot trace
+
+    nvml_ = std::make_unique<NvmlSampler>();
+    nvml_->start();  // without NVML it queues an info diagnostic; tracing goes on
+    std::atexit(at_exit);
+    return true;
+}
+
+void Injection::describe_gpu() {
+    // At exit the driver is initialised (it called us), so its queries are safe.
+    void* cuda = loaded_driver();
+    if (!cuda) return;
+    using GetVersion = int (*)(int*);
+    using GetDevice = int (*)(int*, int);
+    using GetName = int (*)(char*, int, int);
+    using GetAttribute = int (*)(int*, int, int);
+    auto version = reinterpret_cast<GetVersion>(dlsym(cuda, "cuDriverGetVersion"));
+    auto device = reinterpret_cast<GetDevice>(dlsym(cuda, "cuDeviceGet"));
+    auto name = reinterpret_cast<GetName>(dlsym(cuda, "cuDeviceGetName"));
+    auto attribute = reinterpret_cast<GetAttribute>(dlsym(cuda, "cuDeviceGetAttribute"));
+    int v = 0;
+    if (version && version(&v) == 0)
+        info_.driver_version = std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+    int dev = 0;
+    if (!device || !name || device(&dev, 0) != 0) return;
+    char buf[256] = {};
+    if (name(buf, sizeof buf - 1, dev) == 0) info_.gpu.name = buf;
+    constexpr int kMultiprocessorCount = 16;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    int sms = 0;
+    if (attribute && attribute(&sms, kMultiprocessorCount, dev) == 0) info_.gpu.sm_count = sms;
+    fill_from_preset(info_.gpu);
+}
+
+void Injection::finish() noexcept {
+    std::lock_guard lock(mutex_);
+    if (!tracing_) return;
+    tracing_ = false;
+    try {
+        tracer_->stop();
+        nvml_->stop();
+        nvml_->drain(*writer_);
+        describe_gpu();
+        writer_->update_info(info_);
+        writer_->finish();
+    } catch (const std::exception& e) {
+        // What was committed stays: the run is left incomplete, which the reader reports.
+        say(std::string("could not finish the run: ") + e.what());
+    } catch (...) {
+        say("could not finish the run (unknown error)");
+    }
+}
+
+}  // namespace tokenscope::capture::inject

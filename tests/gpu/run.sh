@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Device checks of issue 4 (DESIGN.md section 8), for a machine with an NVIDIA GPU
+# and CUDA at /usr/local/cuda. Builds Release, makes a traced cuda-backend decode
+# run and checks it, compares greedy tokens with the CPU reference, traces a small
+# CUDA program through injection, and prints a summary table. Must finish within
+# 8 minutes. Exit status: 0 all checks passed, 1 a check failed, 3 no GPU/driver.
+#
+# Environment: OUT (results folder; default a temp dir), BUILD_DIR (default
+# build/release), SKIP_DEPS=1 (do not run packaging/install-deps.sh),
+# SKIP_BUILD=1 (reuse BUILD_DIR as it is).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+OUT=${OUT:-$(mktemp -d -t tokenscope-gpu.XXXXXX)}
+BUILD=${BUILD_DIR:-$ROOT/build/release}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH="$CUDA_HOME/bin:$PATH"
+JOBS=$(nproc 2>/dev/null || echo 4)
+BUDGET_S=470  # stop starting new work after this, to end inside 8 minutes
+mkdir -p "$OUT"
+CLI="$BUILD/app/cli/tokenscope-cli"
+SHAPE=(--preset tiny --tokens 64 --batch 2)
+
+rows=()
+failed=0
+check() {  # check NAME RESULT FIGURE
+    rows+=("$1|$2|$3")
+    [ "$2" = FAIL ] && failed=1
+    echo "  -> $1: $2${3:+ ($3)}"
+}
+step() { echo; echo "=== [$(date +%T) +${SECONDS}s] $*"; }
+out_of_time() { [ "$SECONDS" -ge "$BUDGET_S" ]; }
+summary() {
+    echo
+    echo "=== summary (${SECONDS}s, results in $OUT)"
+    printf '%-34s %-6s %s\n' check result figure
+    printf '%-34s %-6s %s\n' ---------------------------------- ------ ------
+    for r in "${rows[@]}"; do
+        IFS='|' read -r name result figure <<<"$r"
+        printf '%-34s %-6s %s\n' "$name" "$result" "$figure"
+    done
+}
+finish() {  # finish STATUS
+    summary
+    exit "$1"
+}
+json() {  # json FILE PYTHON-EXPR-ON-d: prints the value
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# Kernels launched inside each iteration range ("prefill", "decode step N") of a
+# Chrome trace export, against the model backend's run of the same shape, whose
+# kernels are exactly the planner's (the spec); and every step must hold kernels.
+kernels_per_step() {  # kernels_per_step MEASURED.json SPEC.json
+    python3 - "$1" "$2" <<'PY'
+import bisect, json, re, sys
+ITER = re.compile(r"^(prefill|decode( step \d+)?|speculative decode)$")
+
+def load(path):
+    d = json.load(open(path))
+    ev = [e for e in (d["traceEvents"] if isinstance(d, dict) else d) if e.get("ph") == "X"]
+    iters = sorted((e for e in ev if e.get("cat") == "user_annotation"
+                    and ITER.match(e.get("name", ""))), key=lambda e: e["ts"])
+    starts = sorted(e["ts"] for e in ev if e.get("cat") == "kernel")
+    inside = lambda e: (bisect.bisect_right(starts, e["ts"] + e["dur"])
+                        - bisect.bisect_left(starts, e["ts"]))
+    steps = [e for e in ev if e.get("cat") == "step"]
+    return [inside(e) for e in iters], [inside(e) for e in steps]
+
+measured, measured_steps = load(sys.argv[1])
+spec, _ = load(sys.argv[2])
+print(f"iterations: measured {len(measured)}, spec {len(spec)}")
+print(f"kernels per iteration, measured: {measured[:4]} ... {measured[-2:]}")
+print(f"kernels per iteration, spec:     {spec[:4]} ... {spec[-2:]}")
+empty = sum(1 for n in measured_steps if n == 0)
+if measured_steps and empty == 0:
+    print(f"every step has kernels ({len(measured_steps)} steps)")
+else:
+    print(f"steps without kernels: {empty} of {len(measured_steps)}")
+bad = [i for i, (m, s) in enumerate(zip(measured, spec)) if m != s]
+if len(measured) != len(spec) or bad or not spec:
+    first = bad[0] if bad else min(len(measured), len(spec))
+    print(f"MISMATCH at iteration {first}: "
+          f"{measured[first] if first < len(measured) else '-'} kernels, "
+          f"spec {spec[first] if first < len(spec) else '-'}")
+    sys.exit(1)
+print(f"{len(spec)} iterations match: prefill {spec[0]}, decode {spec[-1]} kernels")
+PY
+}
+
+echo "tokenscope device checks: root $ROOT, build $BUILD, results $OUT, $JOBS cores"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+
+# --- 1. dependencies and build ------------------------------------------------------
+if [ "${SKIP_DEPS:-0}" != 1 ]; then
+    step "installing build dependencies (packaging/install-deps.sh)"
+    if timeout 240 "$ROOT/packaging/install-deps.sh"; then check "dependencies" PASS ""
+    else check "dependencies" FAIL "install-deps.sh failed"; fi
+fi
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    step "configuring Release (cmake --preset release)"
+    (cd "$ROOT" && timeout 120 cmake --preset release -G Ninja -DTOKENSCOPE_BUILD_BENCH=OFF \
+        -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" -B "$BUILD" >"$OUT/configure.log" 2>&1) ||
+        { tail -20 "$OUT/configure.log"; check "configure" FAIL "see configure.log"; finish 1; }
+    grep -E "^-- tokenscope:" "$OUT/configure.log"
+    targets=(tokenscope-cli)
+    for t in tokenscope_inject tokenscope-gpu-check; do
+        cmake --build "$BUILD" --target help 2>/dev/null | grep -q "^$t:" && targets+=("$t")
+    done
+    step "building ${targets[*]} with $JOBS jobs"
+    if timeout 300 cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}" >"$OUT/build.log" 2>&1
+    then check "build" PASS "${targets[*]}"
+    else tail -30 "$OUT/build.log"; check "build" FAIL "see build.log"; finish 1; fi
+fi
+[ -x "$CLI" ] || { check "build" FAIL "no $CLI"; finish 1; }
+
+# --- 2. the cuda backend --------------------------------------------------------------
+step "decode run, cuda backend: tokenscope-cli run --backend cuda ${SHAPE[*]}"
+rm -f "$OUT/cuda.tokenscope"
+timeout 180 "$CLI" run --backend cuda "${SHAPE[@]}" --out "$OUT/cuda.tokenscope" \
+    --progress none --quiet 2>"$OUT/cuda.err"
+rc=$?
+cat "$OUT/cuda.err"
+if [ $rc -eq 3 ]; then
+    check "GPU and driver" FAIL "no GPU: $(head -1 "$OUT/cuda.err")"
+    echo "no NVIDIA GPU or driver here: nothing else can be checked"
+    finish 3
+fi
+[ $rc -eq 0 ] || { check "cuda run" FAIL "exit $rc"; finish 1; }
+check "cuda run" PASS "exit 0"
+
+step "checking the run: info/stats --json"
+"$CLI" info "$OUT/cuda.tokenscope" --json >"$OUT/cuda.info.json"
+"$CLI" stats "$OUT/cuda.tokenscope" --json >"$OUT/cuda.stats.json"
+"$CLI" breakdown "$OUT/cuda.tokenscope" --json >"$OUT/cuda.breakdown.json" ||
+    check "breakdown --json" FAIL "exit $?"
+steps=$(json "$OUT/cuda.info.json" "d['runs'][0]['steps']")
+kernels=$(json "$OUT/cuda.info.json" "d['runs'][0]['activities'].get('kernel', 0)")
+[ "$steps" -eq 128 ] && check "steps = 64 tokens x 2" PASS "$steps" ||
+    check "steps = 64 tokens x 2" FAIL "$steps"
+dropped=$(json "$OUT/cuda.info.json" \
+    "sum(x['value'] for x in d['runs'][0]['diagnostics'] if x['name']=='cupti_dropped_records')")
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) == 0 else 1)" "$dropped" &&
+    check "no dropped CUPTI records" PASS "$dropped" || check "no dropped CUPTI records" FAIL "$dropped"
+for m in ttft itl; do
+    v=$(json "$OUT/cuda.stats.json" "d['runs'][0]['metrics']['$m']['min']")
+    p50=$(json "$OUT/cuda.stats.json" "d['runs'][0]['metrics']['$m']['p50']")
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$v" &&
+        check "$m positive" PASS "min ${v} ns, p50 ${p50} ns" || check "$m positive" FAIL "min $v"
+done
+tpot_traced=$(json "$OUT/cuda.stats.json" "d['runs'][0]['metrics']['tpot']['p50']")
+
+step "kernels per iteration against the spec (the model backend's plan of the same shape)"
+"$CLI" run --backend model "${SHAPE[@]}" --out "$OUT/model.tokenscope" --progress none --quiet
+"$CLI" export "$OUT/cuda.tokenscope" --chrome "$OUT/cuda.json" --progress none >/dev/null
+"$CLI" export "$OUT/model.tokenscope" --chrome "$OUT/model.json" --progress none >/dev/null
+kernels_per_step "$OUT/cuda.json" "$OUT/model.json" >"$OUT/kernels_per_step.txt" 2>&1
+rc=$?
+cat "$OUT/kernels_per_step.txt"
+fig=$(tail -1 "$OUT/kernels_per_step.txt")
+[ $rc -eq 0 ] && check "kernels per iteration = spec" PASS "$fig" ||
+    check "kernels per iteration = spec" FAIL "$fig"
+grep -q "^every step has kernels" "$OUT/kernels_per_step.txt" &&
+    check "every step has kernels" PASS "$kernels kernels" ||
+    check "every step has kernels" FAIL "see kernels_per_step.txt"
+
+# --- 3. greedy tokens against the CPU reference -------------------------------------
+GPU_CHECK="$BUILD/kernels/cuda/tokenscope-gpu-check"
+if out_of_time; then check "tokens = CPU reference" SKIP "out of time"
+elif [ -x "$GPU_CHECK" ]; then
+    step "greedy tokens against the CPU reference: tokenscope-gpu-check --model tiny"
+    timeout 120 "$GPU_CHECK" --model tiny --batch 2 --tokens 64 | tee "$OUT/gpu_check.txt"
+    rc=${PIPESTATUS[0]}
+    fig=$(grep -E "^max \|logit" "$OUT/gpu_check.txt" | head -1)
+    [ "$rc" -eq 0 ] && check "tokens = CPU reference" PASS "$fig" ||
+        check "tokens = CPU reference" FAIL "exit $rc $fig"
+else
+    echo "SKIP: token check not available (no tokenscope-gpu-check in this build)"
+    check "tokens = CPU reference" SKIP "token check not available"
+fi
+
+# --- 4. injection into a CUDA program ----------------------------------------------
+VA="$OUT/vector_add"
+if out_of_time; then check "inject capture" SKIP "out of time"
+else
+    step "building tests/gpu/vector_add.cu with nvcc"
+    if nvcc -O2 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 \
+        -o "$VA" "$ROOT/tests/gpu/vector_add.cu" -ldl; then
+        step "tracing it: tokenscope-cli capture --steps-from-nvtx '^step' -- vector_add"
+        rm -f "$OUT/inject.tokenscope"
+        timeout 120 "$CLI" capture --steps-from-nvtx '^step' --out "$OUT/inject.tokenscope" -- "$VA"
+        rc=$?
+        [ $rc -eq 0 ] && check "inject capture" PASS "exit 0" || check "inject capture" FAIL "exit $rc"
+        if [ -f "$OUT/inject.tokenscope" ]; then
+            "$CLI" info "$OUT/inject.tokenscope" --json >"$OUT/inject.info.json"
+            r="d['runs'][-1]"
+            ik=$(json "$OUT/inject.info.json" "$r['activities'].get('kernel', 0)")
+            im=$(json "$OUT/inject.info.json" "$r['activities'].get('memcpy', 0)")
+            is=$(json "$OUT/inject.info.json" "$r['steps']")
+            ic=$(json "$OUT/inject.info.json" "$r['complete'] and $r['source'] == 'inject'")
+            [ "$ik" -eq 80 ] && check "inject: 80 kernels" PASS "$ik" || check "inject: 80 kernels" FAIL "$ik"
+            [ "$im" -eq 30 ] && check "inject: 30 memcpys" PASS "$im" || check "inject: 30 memcpys" FAIL "$im"
+            [ "$is" -eq 10 ] && check "inject: 10 NVTX steps" PASS "$is" || check "inject: 10 NVTX steps" FAIL "$is"
+            [ "$ic" = True ] && check "inject: complete inject run" PASS "" ||
+                check "inject: complete inject run" FAIL "$ic"
+        fi
+        step "injection overhead on vector_add (200 steps, traced vs untraced)"
+        un=$("$VA" 200 | sed -n 's/.*median_step_ns=//p')
+        tr=$(timeout 120 "$CLI" capture --out "$OUT/inject_overhead.tokenscope" -- "$VA" 200 |
+            sed -n 's/.*median_step_ns=//p')
+        if [ -n "$un" ] && [ -n "$tr" ]; then
+            ratio=$(python3 -c "print(f'{$tr/$un:.3f}')")
+            check "inject step-time ratio" INFO "traced/untraced = $ratio ($tr / $un ns)"
+        else check "inject step-time ratio" FAIL "no timing"; fi
+    else
+        check "inject capture" FAIL "nvcc failed"
+    fi
+fi
+
+# --- 5. tracing overhead on decode TPOT -----------------------------------------------
+echo
+echo "TPOT overhead: 'run --backend cuda' always traces and no untraced decode mode exists,"
+echo "so the traced/untraced TPOT ratio cannot be measured yet (traced TPOT p50 $tpot_traced ns)"
+check "decode TPOT overhead" SKIP "no untraced mode; traced p50 ${tpot_traced} ns"
+
+if [ $failed -ne 0 ]; then finish 1; fi
+finish 0

@@ -1,0 +1,95 @@
+// Host-side behaviour of the runner and tokenscope-gpu-check. On a machine with a
+// GPU the last test also decodes for real; elsewhere it is skipped.
+#include <gtest/gtest.h>
+
+#if defined(TOKENSCOPE_HAVE_CUDA_KERNELS)
+#include <sstream>
+
+#include "kernels/cuda/counter_draw.h"
+#include "kernels/cuda/cuda_decode_runner.h"
+#include "kernels/cuda/gpu_check.h"
+
+namespace tokenscope::kernels::cuda {
+namespace {
+
+bool have_gpu() {
+    return CudaDecodeRunner::device_count() > 0;
+}
+
+TEST(CudaGpuCheck, SaysNoGpuWithStatus3) {
+    if (have_gpu()) GTEST_SKIP() << "a GPU is present";
+    std::ostringstream out, err;
+    EXPECT_EQ(run_gpu_check({}, out, err), 3);
+    EXPECT_EQ(out.str(), "no GPU\n");
+}
+
+TEST(CudaGpuCheck, BadUsageIsStatus1NamingTheProblem) {
+    std::ostringstream out, err;
+    const std::vector<std::string> args{"--model", "nosuch"};
+    EXPECT_EQ(run_gpu_check(args, out, err), 1);
+    EXPECT_NE(err.str().find("unknown model 'nosuch'"), std::string::npos) << err.str();
+    const std::vector<std::string> dangling{"--batch"};
+    EXPECT_EQ(run_gpu_check(dangling, out, err), 1);
+}
+
+TEST(CudaGpuCheck, TolerancesPerDtype) {
+    EXPECT_DOUBLE_EQ(logit_tolerance("fp16"), 2e-2);
+    EXPECT_DOUBLE_EQ(logit_tolerance("bf16"), 5e-2);
+    EXPECT_DOUBLE_EQ(logit_tolerance("fp32"), 1e-3);
+}
+
+TEST(CudaDecodeRunner, WithoutAGpuConstructionThrowsTheCudaError) {
+    if (have_gpu()) GTEST_SKIP() << "a GPU is present";
+    DecodeConfig config;
+    config.new_tokens = 2;
+    try {
+        CudaDecodeRunner runner(*find_model_preset("tiny"), config);
+        FAIL() << "no exception";
+    } catch (const CudaError& e) {
+        EXPECT_NE(std::string(e.what()).find("cudaSetDevice: "), std::string::npos) << e.what();
+    }
+}
+
+TEST(CudaDecodeRunner, BadConfigIsInvalidArgumentBeforeAnyCudaCall) {
+    DecodeConfig config;
+    config.batch = 0;
+    EXPECT_THROW(CudaDecodeRunner(*find_model_preset("tiny"), config), std::invalid_argument);
+}
+
+TEST(CudaSampleUniform, InUnitIntervalAndIndependentPerSequence) {
+    const double a = sample_uniform(1, 0, 5), b = sample_uniform(1, 1, 5);
+    EXPECT_GE(a, 0.0);
+    EXPECT_LT(a, 1.0);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a, sample_uniform(1, 0, 5));
+    EXPECT_NE(a, sample_uniform(2, 0, 5));
+}
+
+TEST(CudaDecodeRunner, GreedyRunEmitsEveryTokenInOrder) {
+    if (!have_gpu()) GTEST_SKIP() << "no GPU";
+    DecodeConfig config;
+    config.batch = 2;
+    config.prompt_len = 16;
+    config.new_tokens = 8;
+    CudaDecodeRunner runner(*find_model_preset("tiny"), config);
+    int begins = 0;
+    RunnerHooks hooks;
+    hooks.iteration_begin = [&](const IterationPlan&, std::int64_t) { ++begins; };
+    const DecodeResult r = runner.run(hooks);
+    EXPECT_EQ(begins, 8);
+    ASSERT_EQ(r.tokens.size(), 2u);
+    for (std::size_t q = 0; q < 2; ++q) {
+        ASSERT_EQ(r.tokens[q].size(), 8u);
+        ASSERT_EQ(r.emission_ns[q].size(), 8u);
+        for (std::size_t i = 1; i < 8; ++i) EXPECT_GT(r.emission_ns[q][i], r.emission_ns[q][i - 1]);
+    }
+    EXPECT_EQ(r.final_logits.size(), 2u * 1024u);
+}
+
+}  // namespace
+}  // namespace tokenscope::kernels::cuda
+#else
+TEST(CudaDecodeRunner, NotBuilt) {
+    GTEST_SKIP() << "built without the CUDA kernels";
+}
+#endif

@@ -1,0 +1,150 @@
+// The Compare tab: diff_runs of A and B shown as heatmaps on a shared scale, a
+// delta heatmap, the metric table and the sortable kernel table; swap; empty state.
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include "hand_run.h"
+#include "ui/compare_tab.h"
+#include "ui/heatmap_plot.h"
+#include "ui/kernel_delta_model.h"
+#include "ui/metric_delta_model.h"
+
+using namespace tokenscope;
+
+namespace {
+
+void add_kernel(trace::RunData& run, const char* name, std::int64_t s, std::int64_t e) {
+    trace::Activity k;
+    k.lane = 1, k.kind = trace::ActivityKind::Kernel, k.start_ns = s, k.end_ns = e;
+    k.name = run.strings.intern(name);
+    run.activities.push_back(k);
+}
+
+// A: the hand run (gemm_bf16 10000 ns) plus old_a (1000 ns) and old_b (5000 ns).
+// B: gemm_bf16 12000 ns, softmax 3000 ns; its decode step lasts 30000 ns, not 25000.
+ui::OpenRun run_a() {
+    trace::RunData run = test::hand_run("run A");
+    add_kernel(run, "old_a", 30000, 31000);
+    add_kernel(run, "old_b", 32000, 37000);
+    return test::open_run(std::move(run), QStringLiteral("a.tokenscope"));
+}
+
+ui::OpenRun run_b() {
+    trace::RunData run = test::hand_run("run B");
+    for (auto& a : run.activities)
+        if (run.name_of(a) == "gemm_bf16") a.end_ns = 14000;
+    add_kernel(run, "softmax", 30000, 33000);
+    run.steps[1].end_ns = 55000;
+    run.requests[0].done_ns = 55000;
+    return test::open_run(std::move(run), QStringLiteral("b.tokenscope"));
+}
+
+}  // namespace
+
+class CompareTabTest : public QObject {
+    Q_OBJECT
+
+    static void compare(ui::CompareTab& tab, const ui::OpenRun& a, const ui::OpenRun& b) {
+        QSignalSpy ready(&tab, &ui::CompareTab::diffReady);
+        tab.compare(a, b);
+        QTRY_COMPARE(ready.count(), 1);
+    }
+
+    static QStringList kernel_order(const ui::CompareTab& tab) {
+        QStringList names;
+        auto* proxy = tab.kernelProxy();
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            names << proxy->index(r, ui::KernelDeltaModel::Name).data().toString();
+        return names;
+    }
+
+  private slots:
+    void emptyUntilTwoRuns() {
+        ui::CompareTab tab;
+        QVERIFY(tab.showsEmptyState());
+        tab.compare(run_a(), ui::OpenRun{});
+        QVERIFY(tab.showsEmptyState());
+        QCOMPARE(tab.metricModel()->rowCount(), 0);
+    }
+
+    void metricTableHasEveryMetricAndStatistic() {
+        ui::CompareTab tab;
+        QAbstractItemModelTester tester(tab.metricModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        compare(tab, run_a(), run_b());
+        QVERIFY(!tab.showsEmptyState());
+        // ttft, tpot, itl, e2e and step all have samples: 5 metrics x 5 statistics.
+        auto* m = tab.metricModel();
+        QCOMPARE(m->rowCount(), 25);
+        // e2e: A 50000, B 55000 ns: +5000 ns, +10.0 %; one sample each: not significant.
+        int e2e_mean = -1;
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->index(r, ui::MetricDeltaModel::Metric).data().toString() ==
+                    QStringLiteral("e2e") &&
+                m->index(r, ui::MetricDeltaModel::Statistic).data().toString() ==
+                    QStringLiteral("mean"))
+                e2e_mean = r;
+        QVERIFY(e2e_mean >= 0);
+        QCOMPARE(m->index(e2e_mean, ui::MetricDeltaModel::A).data().toString(),
+                 QStringLiteral("0.050 ms"));
+        QCOMPARE(m->index(e2e_mean, ui::MetricDeltaModel::Delta).data().toString(),
+                 QStringLiteral("+0.005 ms"));
+        QCOMPARE(m->index(e2e_mean, ui::MetricDeltaModel::DeltaPct).data().toString(),
+                 QStringLiteral("+10.0 %"));
+        QCOMPARE(m->index(e2e_mean, ui::MetricDeltaModel::Significant).data().toString(),
+                 QStringLiteral("no"));
+    }
+
+    void kernelTableSortsNumerically() {
+        ui::CompareTab tab;
+        QAbstractItemModelTester tester(tab.kernelModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxy_tester(
+            tab.kernelProxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        compare(tab, run_a(), run_b());
+        QCOMPARE(tab.kernelModel()->rowCount(), 4);
+        // Total deltas: softmax +3000, gemm_bf16 +2000, old_a -1000, old_b -5000. As
+        // text "-0.005 ms" would sort above "-0.001 ms"; numerically it is last.
+        tab.kernelView()->sortByColumn(ui::KernelDeltaModel::TotalDelta, Qt::DescendingOrder);
+        QCOMPARE(kernel_order(tab), (QStringList{"softmax", "gemm_bf16", "old_a", "old_b"}));
+        tab.kernelView()->sortByColumn(ui::KernelDeltaModel::TotalA, Qt::AscendingOrder);
+        // A totals: softmax absent (0), old_a 1000, old_b 5000, gemm 10000.
+        QCOMPARE(kernel_order(tab), (QStringList{"softmax", "old_a", "old_b", "gemm_bf16"}));
+        QCOMPARE(tab.kernelProxy()->index(0, ui::KernelDeltaModel::TotalA).data().toString(),
+                 QStringLiteral("\u2014"));
+    }
+
+    void heatmapsShareOneScale() {
+        ui::CompareTab tab;
+        compare(tab, run_a(), run_b());
+        // Default spec: phase rows, step latency, 16-step windows: one window. Prefill is
+        // 25000 ns in both; decode 25000 in A, 30000 in B.
+        QCPColorMapData* delta = tab.plotDelta()->colorMap()->data();
+        QCOMPARE(delta->keySize(), 1);
+        QCOMPARE(delta->valueSize(), 2);
+        QCOMPARE(delta->cell(0, 0), 0.0);
+        QCOMPARE(delta->cell(0, 1), 0.005);
+        QCOMPARE(tab.plotDelta()->colorScale()->dataRange(), QCPRange(-0.005, 0.005));
+        const QCPRange a = tab.plotA()->colorScale()->dataRange();
+        QCOMPARE(a, QCPRange(0.025, 0.030));
+        QCOMPARE(tab.plotB()->colorScale()->dataRange(), a);
+    }
+
+    void swapExchangesAAndB() {
+        ui::CompareTab tab;
+        compare(tab, run_a(), run_b());
+        QSignalSpy ready(&tab, &ui::CompareTab::diffReady);
+        tab.swapButton()->click();
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(tab.runA().name(), QStringLiteral("run B"));
+        QCOMPARE(tab.runB().name(), QStringLiteral("run A"));
+        QCOMPARE(tab.plotDelta()->colorMap()->data()->cell(0, 1), -0.005);
+        QVERIFY(tab.plotA()->displayedTitle().contains(QStringLiteral("run B")));
+    }
+};
+
+QTEST_MAIN(CompareTabTest)
+#include "compare_tab_test.moc"

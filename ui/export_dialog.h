@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QDialog>
+#include <QSize>
+
+#include "plot_exporter.h"
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+class QLabel;
+
+namespace tokenscope::ui {
+
+// Asks for a file, a format, a size in pixels and a DPI (see PlotExporter for
+// what they mean). CSV, where offered, exports the matrix instead of the picture.
+class ExportDialog : public QDialog {
+    Q_OBJECT
+  public:
+    ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent = nullptr);
+
+    QString path() const;
+    PlotExporter::Format format() const;
+    QSize size() const;
+    int dpi() const;
+
+  private:
+    void browse();
+    void formatChanged();
+    void validate();
+
+    QComboBox* format_;
+    QLineEdit* path_;
+    QSpinBox* width_;
+    QSpinBox* height_;
+    QSpinBox* dpi_;
+    QLabel* hint_;
+};
+
+}  // namespace tokenscope::ui

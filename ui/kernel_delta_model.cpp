@@ -1,0 +1,102 @@
+#include "kernel_delta_model.h"
+
+#include <cmath>
+
+namespace tokenscope::ui {
+
+KernelDeltaModel::KernelDeltaModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void KernelDeltaModel::setKernels(std::vector<analysis::NameDiff> kernels) {
+    beginResetModel();
+    kernels_ = std::move(kernels);
+    endResetModel();
+}
+
+void KernelDeltaModel::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    if (!kernels_.empty()) emit dataChanged(index(0, TotalA), index(rowCount() - 1, P95Delta));
+}
+
+int KernelDeltaModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(kernels_.size());
+}
+
+int KernelDeltaModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelDeltaModel::number(const analysis::NameDiff& k, int column) {
+    switch (column) {
+        case Name:
+            return QString::fromStdString(k.name);
+        case CountA:
+            return static_cast<qlonglong>(k.a.count);
+        case CountB:
+            return static_cast<qlonglong>(k.b.count);
+        case CountDelta:
+            return static_cast<qlonglong>(k.count_delta);
+        case TotalA:
+            return static_cast<qlonglong>(k.a.total_ns);
+        case TotalB:
+            return static_cast<qlonglong>(k.b.total_ns);
+        case TotalDelta:
+            return static_cast<qlonglong>(k.total_delta_ns);
+        case MeanA:
+            return k.a.mean_ns;
+        case MeanB:
+            return k.b.mean_ns;
+        case MeanDelta:
+            return k.mean_delta_ns;
+        case P95A:
+            return k.a.p95_ns;
+        case P95B:
+            return k.b.p95_ns;
+        case P95Delta:
+            return k.p95_delta_ns;
+        default:
+            return {};
+    }
+}
+
+QString KernelDeltaModel::text(const analysis::NameDiff& k, int column) const {
+    if (column == Name) return QString::fromStdString(k.name);
+    // A side where the kernel never ran reads as absent, not as zero time.
+    const bool a_side = column == CountA || column == TotalA || column == MeanA || column == P95A;
+    const bool b_side = column == CountB || column == TotalB || column == MeanB || column == P95B;
+    if ((a_side && !k.in_a) || (b_side && !k.in_b)) return QStringLiteral("\u2014");
+    const QVariant v = number(k, column);
+    const bool delta =
+        column == CountDelta || column == TotalDelta || column == MeanDelta || column == P95Delta;
+    const QString sign = delta && v.toDouble() > 0 ? QStringLiteral("+") : QString();
+    if (column == CountA || column == CountB || column == CountDelta)
+        return sign + QString::number(v.toLongLong());
+    return sign + TimeFormat::duration(std::llround(v.toDouble()), unit_);
+}
+
+QVariant KernelDeltaModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const auto& k = kernels_[static_cast<std::size_t>(index.row())];
+    switch (role) {
+        case Qt::DisplayRole:
+            return text(k, index.column());
+        case Qt::ToolTipRole:
+            return index.column() == Name ? QString::fromStdString(k.name) : QVariant();
+        case SortRole:
+            return number(k, index.column());
+        case Qt::TextAlignmentRole:
+            return index.column() == Name ? QVariant()
+                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+    }
+}
+
+QVariant KernelDeltaModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* const kNames[] = {
+        "Kernel", "Count A", "Count B",     "\u0394 count", "Total A", "Total B",   "\u0394 total",
+        "Mean A", "Mean B",  "\u0394 mean", "P95 A",        "P95 B",   "\u0394 P95"};
+    return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
+}
+
+}  // namespace tokenscope::ui

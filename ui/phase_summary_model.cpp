@@ -1,0 +1,75 @@
+#include "phase_summary_model.h"
+
+#include <cmath>
+
+#include "category_colors.h"
+
+namespace tokenscope::ui {
+
+PhaseSummaryModel::PhaseSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void PhaseSummaryModel::setPhases(std::vector<analysis::PhaseSummary> phases) {
+    beginResetModel();
+    phases_ = std::move(phases);
+    endResetModel();
+}
+
+void PhaseSummaryModel::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    if (!phases_.empty()) emit dataChanged(index(0, Mean), index(rowCount() - 1, ColumnCount - 1));
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+int PhaseSummaryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(phases_.size());
+}
+
+int PhaseSummaryModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PhaseSummaryModel::value(const analysis::PhaseSummary& p, int column) const {
+    switch (column) {
+        case Phase:
+            return QString::fromUtf8(trace::to_string(p.phase).data());
+        case Steps:
+            return static_cast<qlonglong>(p.count);
+        case Mean:
+            return p.mean_ns;
+        default:
+            return p.mean_category_ns[static_cast<std::size_t>(column - FirstCategory)];
+    }
+}
+
+QVariant PhaseSummaryModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const auto& p = phases_[static_cast<std::size_t>(index.row())];
+    const int column = index.column();
+    if (role == SortRole) return value(p, column);
+    if (role == Qt::TextAlignmentRole)
+        return column == Phase ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole) return {};
+    if (column <= Steps) return value(p, column).toString();
+    return TimeFormat::duration(std::llround(value(p, column).toDouble()), unit_);
+}
+
+QVariant PhaseSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    if (section >= FirstCategory && role == Qt::DecorationRole)
+        return CategoryColors::color(
+            analysis::kCategories[static_cast<std::size_t>(section - FirstCategory)]);
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Phase:
+            return tr("Phase");
+        case Steps:
+            return tr("Steps");
+        case Mean:
+            return tr("Mean step");
+        default:
+            return CategoryColors::label(
+                analysis::kCategories[static_cast<std::size_t>(section - FirstCategory)]);
+    }
+}
+
+}  // namespace tokenscope::ui

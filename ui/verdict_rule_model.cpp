@@ -1,0 +1,92 @@
+#include "verdict_rule_model.h"
+
+#include <QFont>
+#include <cmath>
+
+namespace tokenscope::ui {
+
+VerdictRuleModel::VerdictRuleModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void VerdictRuleModel::setRules(std::vector<analysis::RuleResult> rules) {
+    beginResetModel();
+    rules_ = std::move(rules);
+    endResetModel();
+}
+
+void VerdictRuleModel::setUnit(TimeUnit unit) {
+    unit_ = unit;
+    if (!rules_.empty()) emit dataChanged(index(0, Value), index(rowCount() - 1, Threshold));
+}
+
+int VerdictRuleModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rules_.size());
+}
+
+int VerdictRuleModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString VerdictRuleModel::format(const analysis::RuleResult& r, double x) const {
+    return r.name.ends_with("_ns") ? TimeFormat::duration(std::llround(x), unit_)
+                                   : TimeFormat::share(x);
+}
+
+QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const auto& r = rules_[static_cast<std::size_t>(index.row())];
+    switch (role) {
+        case SortRole:
+            switch (index.column()) {
+                case Rule:
+                    return QString::fromStdString(r.name);
+                case Value:
+                    return r.value;
+                case Threshold:
+                    return r.threshold;
+                default:
+                    return r.fired;
+            }
+        case Qt::DisplayRole:
+            switch (index.column()) {
+                case Rule:
+                    return QString::fromStdString(r.name);
+                case Value:
+                    return r.available ? format(r, r.value) : tr("n/a (no data)");
+                case Threshold:
+                    return QStringLiteral("> ") + format(r, r.threshold);
+                default:
+                    return r.fired ? tr("fired") : QString();
+            }
+        case Qt::FontRole:
+            if (r.fired) {
+                QFont bold;
+                bold.setBold(true);
+                return bold;
+            }
+            return {};
+        case Qt::TextAlignmentRole:
+            return index.column() == Value || index.column() == Threshold
+                       ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                       : QVariant();
+        default:
+            return {};
+    }
+}
+
+QVariant VerdictRuleModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Rule:
+            return tr("Rule");
+        case Value:
+            return tr("Value");
+        case Threshold:
+            return tr("Threshold");
+        case Fired:
+            return tr("Fired");
+        default:
+            return {};
+    }
+}
+
+}  // namespace tokenscope::ui
