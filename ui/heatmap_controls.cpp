@@ -51,6 +51,7 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     rows_->addItem(tr("Phase"), int(HeatmapRows::Phase));
     rows_->addItem(tr("Request"), int(HeatmapRows::Request));
     rows_->addItem(tr("Token position"), int(HeatmapRows::Position));
+    rows_->addItem(tr("Requests in flight"), int(HeatmapRows::Concurrency));
     rows_->addItem(tr("Kernel (top N)"), int(HeatmapRows::Kernel));
     rows_->addItem(tr("Lane"), int(HeatmapRows::Lane));
     window_->setRange(1, 1'000'000);

@@ -33,6 +33,8 @@ QString rows_label(analysis::HeatmapRows rows) {
             return QStringLiteral("token position");
         case analysis::HeatmapRows::Lane:
             return QStringLiteral("lane");
+        case analysis::HeatmapRows::Concurrency:
+            return QStringLiteral("requests in flight");
     }
     return {};
 }

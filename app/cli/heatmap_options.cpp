@@ -5,7 +5,8 @@
 namespace tokenscope::cli {
 
 void add_heatmap_options(ArgParser& p) {
-    p.option("rows", "KEY", "kernel, request, phase, position or lane", "phase");
+    p.option("rows", "KEY",
+             "kernel, request, phase, position, lane or concurrency (requests in flight)", "phase");
     p.option("metric", "M", "step, itl, ttft or kernel (kernel duration)", "step");
     p.option("window", "W", "column width: a time (100ms, 250us, 2s) or a step count (16steps)",
              "16steps");
@@ -54,8 +55,8 @@ analysis::HeatmapSpec heatmap_spec_from(const ArgParser& p) {
     if (kernel_rows != (spec.metric == analysis::HeatmapMetric::KernelDuration))
         throw UsageError{"heatmap: --rows " + p.get("rows") + " does not fit --metric " +
                          std::string(to_string(spec.metric)) +
-                         " (kernel and lane rows need --metric kernel; request, phase and "
-                         "position rows need step, itl or ttft)"};
+                         " (kernel and lane rows need --metric kernel; request, phase, "
+                         "position and concurrency rows need step, itl or ttft)"};
     parse_window(p.get("window"), spec);
     spec.top_n = static_cast<std::size_t>(p.get_int("top"));
     spec.bucket_width = static_cast<std::int32_t>(p.get_int("bucket"));

@@ -27,7 +27,9 @@ TerminalProgress::Mode TerminalProgress::parse_mode(const std::string& text) {
 TerminalProgress::TerminalProgress(std::string label, Mode mode)
     : label_(std::move(label)), mode_(mode), started_(std::chrono::steady_clock::now()) {
     if (mode_ == Mode::Auto) mode_ = isatty(STDERR_FILENO) ? Mode::Bar : Mode::None;
+    // Ctrl-C and the GUI launcher's terminate() both cancel the work cleanly.
     std::signal(SIGINT, on_sigint);
+    std::signal(SIGTERM, on_sigint);
 }
 
 TerminalProgress::~TerminalProgress() {

@@ -9,7 +9,7 @@ namespace tokenscope::cli {
 
 // Progress for long work: a bar redrawn on stderr when it is a terminal, JSON
 // lines on stdout for a parent process (the GUI's run launcher), or nothing.
-// Ctrl-C turns the next callback into a cancel request.
+// Ctrl-C (SIGINT) or SIGTERM turns the next callback into a cancel request.
 class TerminalProgress {
   public:
     enum class Mode { Auto, Bar, Json, None };

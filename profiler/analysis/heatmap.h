@@ -15,9 +15,11 @@ namespace tokenscope::analysis {
 //   Request  - by request id ascending;
 //   Phase    - prefill, decode, iteration (only phases with samples);
 //   Position - token-position buckets ascending;
-//   Lane     - by lane index.
+//   Lane     - by lane index;
+//   Concurrency - requests in flight at the sample's time, power-of-two buckets
+//                 (0, 1, 2, 3-4, 5-8, ...), ascending: latency against load.
 // Kernel and Lane rows need metric KernelDuration; the others need a step metric.
-enum class HeatmapRows : std::uint8_t { Kernel, Request, Phase, Position, Lane };
+enum class HeatmapRows : std::uint8_t { Kernel, Request, Phase, Position, Lane, Concurrency };
 
 // Sample value and the time that places it in a column:
 //   StepLatency    - step duration, at the step's end (emission);

@@ -54,6 +54,41 @@ std::vector<std::size_t> order_by_request(const std::vector<trace::Step>& steps)
     return order;
 }
 
+// Requests in flight (arrived, not yet done; a request emitting its last token at t
+// still counts) at a time, for rows by concurrency: serving benchmarks' key question
+// is how latency grows with load.
+struct InFlight {
+    std::vector<std::int64_t> arrivals, dones;
+
+    explicit InFlight(const std::vector<trace::Request>& requests) {
+        for (const auto& r : requests) {
+            if (r.failed) continue;
+            arrivals.push_back(r.arrival_ns);
+            dones.push_back(r.done_ns);
+        }
+        std::sort(arrivals.begin(), arrivals.end());
+        std::sort(dones.begin(), dones.end());
+    }
+    std::int64_t at(std::int64_t t) const {
+        auto arrived = std::upper_bound(arrivals.begin(), arrivals.end(), t) - arrivals.begin();
+        auto done = std::lower_bound(dones.begin(), dones.end(), t) - dones.begin();
+        return std::max<std::int64_t>(0, arrived - done);
+    }
+};
+
+// Power-of-two buckets 0, 1, 2, 3-4, 5-8, ...; the key is the bucket's upper bound.
+std::int64_t concurrency_bucket(std::int64_t n) {
+    if (n <= 2) return n;
+    std::int64_t hi = 4;
+    while (hi < n) hi *= 2;
+    return hi;
+}
+
+std::string concurrency_label(std::int64_t key) {
+    if (key <= 2) return "in flight " + std::to_string(key);
+    return "in flight " + std::to_string(key / 2 + 1) + "-" + std::to_string(key);
+}
+
 void check_fit(const HeatmapSpec& spec) {
     const bool kernel_rows = spec.rows == HeatmapRows::Kernel || spec.rows == HeatmapRows::Lane;
     const bool kernel_metric = spec.metric == HeatmapMetric::KernelDuration;
@@ -144,9 +179,13 @@ void HeatmapSamples::add_keyed(std::int64_t key, std::int64_t time, double value
 
 void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
     const auto& steps = run_.steps;
-    auto key_of = [&](std::int64_t request, Phase phase, std::int64_t pos) -> std::int64_t {
+    const InFlight in_flight(spec.rows == HeatmapRows::Concurrency ? run_.requests
+                                                                   : std::vector<trace::Request>{});
+    auto key_of = [&](std::int64_t request, Phase phase, std::int64_t pos,
+                      std::int64_t time) -> std::int64_t {
         if (spec.rows == HeatmapRows::Request) return request;
         if (spec.rows == HeatmapRows::Phase) return static_cast<std::int64_t>(phase);
+        if (spec.rows == HeatmapRows::Concurrency) return concurrency_bucket(in_flight.at(time));
         return position_bucket(pos, spec);
     };
     if (spec.metric == HeatmapMetric::Ttft) {
@@ -157,7 +196,7 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         for (std::size_t i = spec.warmup; i < reqs.size(); ++i) {
             const trace::Request& r = *reqs[i];
             if (r.failed) continue;
-            add_keyed(key_of(r.id, Phase::Prefill, 0), r.first_token_ns,
+            add_keyed(key_of(r.id, Phase::Prefill, 0, r.first_token_ns), r.first_token_ns,
                       double(r.first_token_ns - r.arrival_ns));
         }
         return;
@@ -168,7 +207,8 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const trace::Step& s = steps[i];
             if (!warm[i])
-                add_keyed(key_of(s.request, s.phase, s.index), s.end_ns, double(s.duration_ns()));
+                add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
+                          double(s.duration_ns()));
         }
         return;
     }
@@ -177,7 +217,8 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         const trace::Step& prev = steps[order[i - 1]];
         const trace::Step& s = steps[order[i]];
         if (prev.request != s.request || warm[order[i]]) continue;
-        add_keyed(key_of(s.request, s.phase, s.index), s.end_ns, double(s.end_ns - prev.end_ns));
+        add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
+                  double(s.end_ns - prev.end_ns));
     }
 }
 
@@ -190,6 +231,8 @@ void HeatmapSamples::assign_keyed_rows(const HeatmapSpec& spec) {
             labels_.push_back("req " + std::to_string(key));
         else if (spec.rows == HeatmapRows::Phase)
             labels_.emplace_back(trace::to_string(static_cast<Phase>(key)));
+        else if (spec.rows == HeatmapRows::Concurrency)
+            labels_.push_back(concurrency_label(key));
         else
             labels_.push_back(position_label(key, spec));
     }

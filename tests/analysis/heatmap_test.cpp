@@ -302,3 +302,45 @@ TEST(Heatmap, EmptyRunGivesEmptyMap) {
 
 }  // namespace
 }  // namespace tokenscope::analysis
+
+namespace tokenscope::analysis {
+
+// Rows by requests in flight. Three requests: A [0, 100], B [10, 60], C [50, 200].
+// In flight at 20: A, B -> 2. At 55: A, B, C -> 3 (bucket 3-4). At 60 B emits its
+// last token and still counts -> 3. At 150: C -> 1. Step latencies 5, 7, 9, 11 at
+// those times; one window, so each row's P95 is its only sample (or of two: 7, 9 ->
+// 7 + 0.95 * 2 = 8.9).
+TEST(Heatmap, RowsByRequestsInFlight) {
+    trace::RunData run;
+    auto req = [](std::int64_t id, std::int64_t a, std::int64_t d) {
+        trace::Request r;
+        r.id = id;
+        r.arrival_ns = a;
+        r.first_token_ns = a + 1;
+        r.done_ns = d;
+        r.output_len = 2;
+        return r;
+    };
+    run.requests = {req(1, 0, 100), req(2, 10, 60), req(3, 50, 200)};
+    auto step = [](std::int64_t request, std::int32_t index, std::int64_t end, std::int64_t dur) {
+        return trace::Step{request, index, trace::Phase::Decode, end - dur, end, 0};
+    };
+    run.steps = {step(1, 1, 20, 5), step(3, 1, 55, 7), step(2, 1, 60, 9), step(3, 2, 150, 11)};
+    HeatmapSpec spec;
+    spec.rows = HeatmapRows::Concurrency;
+    spec.metric = HeatmapMetric::StepLatency;
+    spec.window = WindowKind::Time;
+    spec.window_size = 1000;
+    spec.origin_ns = 0;
+    Heatmap map = compute_heatmap(run, spec);
+    ASSERT_EQ(map.row_labels,
+              (std::vector<std::string>{"in flight 1", "in flight 2", "in flight 3-4"}));
+    ASSERT_EQ(map.column_count(), 1u);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 11.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 5.0);
+    EXPECT_EQ(map.at(2, 0).count, 2);
+    EXPECT_NEAR(*map.at(2, 0).p95, 8.9, 1e-12);
+    EXPECT_EQ(heatmap_rows_from_string("concurrency"), HeatmapRows::Concurrency);
+}
+
+}  // namespace tokenscope::analysis

@@ -104,7 +104,7 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
         { tail -20 "$OUT/configure.log"; check "configure" FAIL "see configure.log"; finish 1; }
     grep -E "^-- tokenscope:" "$OUT/configure.log"
     targets=(tokenscope-cli)
-    for t in tokenscope_inject tokenscope-gpu-check; do
+    for t in tokenscope_inject tokenscope-gpu-check tokenscope-gpu-overhead; do
         cmake --build "$BUILD" --target help 2>/dev/null | grep -q "^$t:" && targets+=("$t")
     done
     step "building ${targets[*]} with $JOBS jobs"
@@ -218,10 +218,28 @@ else
 fi
 
 # --- 5. tracing overhead on decode TPOT -----------------------------------------------
-echo
-echo "TPOT overhead: 'run --backend cuda' always traces and no untraced decode mode exists,"
-echo "so the traced/untraced TPOT ratio cannot be measured yet (traced TPOT p50 $tpot_traced ns)"
-check "decode TPOT overhead" SKIP "no untraced mode; traced p50 ${tpot_traced} ns"
+# tokenscope-gpu-overhead alternates untraced (CudaDecodeRunner alone) and traced (the
+# cuda backend into a file) runs of the same decode and prints the median TPOT ratio.
+OVERHEAD="$BUILD/profiler/capture/cupti/tokenscope-gpu-overhead"
+if [ -x "$OVERHEAD" ] && ! out_of_time; then
+    step "decode TPOT overhead: tokenscope-gpu-overhead --model tiny --tokens 64 --repeats 5"
+    timeout 240 "$OVERHEAD" --model tiny --tokens 64 --batch 2 --repeats 5 \
+        --out "$OUT/overhead.tokenscope" >"$OUT/overhead.txt" 2>&1
+    rc=$?
+    cat "$OUT/overhead.txt"
+    ratio=$(awk '/^tpot_overhead_ratio/ {print $2}' "$OUT/overhead.txt")
+    if [ $rc -eq 0 ] && [ -n "$ratio" ]; then
+        if python3 -c "import sys; sys.exit(0 if $ratio <= 1.03 else 1)"; then
+            check "decode TPOT overhead <= 1.03" PASS "traced/untraced = $ratio"
+        else
+            check "decode TPOT overhead <= 1.03" FAIL "traced/untraced = $ratio"
+        fi
+    else
+        check "decode TPOT overhead <= 1.03" FAIL "status $rc (see overhead.txt)"
+    fi
+else
+    check "decode TPOT overhead <= 1.03" SKIP "no tokenscope-gpu-overhead or out of time; traced p50 ${tpot_traced} ns"
+fi
 
 if [ $failed -ne 0 ]; then finish 1; fi
 finish 0

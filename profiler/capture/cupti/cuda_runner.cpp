@@ -12,10 +12,13 @@
 #include <cstdlib>
 
 #include "capture/model_workload.h"
+#include "capture/nvml_sampler.h"
 #include "cuda_run_info.h"
 #include "cupti_tracer.h"
+#include "kernel_spec_join.h"
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/decode_planner.h"
+#include "token_steps.h"
 #endif
 
 namespace tokenscope::capture::cupti {
@@ -33,20 +36,12 @@ void route_nvtx_to_cupti() {
 // Steps and requests from the tokens' emission times. They are written after the
 // tracer stopped: while it runs, only its writer thread may touch the writer.
 void write_steps(const kernels::cuda::DecodeResult& result, const kernels::DecodeConfig& decode,
-                 store::RunWriter& writer) {
+                 const std::vector<IterationTokens>& iterations, store::RunWriter& writer) {
     const std::int64_t arrival =
         result.iterations.empty() ? result.run_begin_ns : result.iterations.front().begin_ns;
+    for (const auto& s : token_steps(result.emission_ns, arrival, iterations)) writer.add_step(s);
     for (std::size_t r = 0; r < result.emission_ns.size(); ++r) {
         const auto& emitted = result.emission_ns[r];
-        for (std::size_t j = 0; j < emitted.size(); ++j) {
-            trace::Step s;
-            s.request = static_cast<std::int64_t>(r + 1);
-            s.index = static_cast<std::int32_t>(j);
-            s.phase = j == 0 ? trace::Phase::Prefill : trace::Phase::Decode;
-            s.start_ns = j == 0 ? arrival : emitted[j - 1];
-            s.end_ns = emitted[j];
-            writer.add_step(s);
-        }
         trace::Request req;
         req.id = static_cast<std::int64_t>(r + 1);
         req.arrival_ns = arrival;
@@ -58,24 +53,41 @@ void write_steps(const kernels::cuda::DecodeResult& result, const kernels::Decod
     }
 }
 
+// The runner's hooks: progress, the iteration windows the spec join names kernels
+// by, and each iteration's floor.
+kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::GpuInfo& gpu,
+                                        const trace::ProgressFn& progress, KernelSpecJoin& join,
+                                        std::vector<IterationTokens>& iterations) {
+    const std::int32_t total = kernels::DecodePlanner(spec.shape, spec.decode).iteration_count();
+    kernels::cuda::RunnerHooks hooks;
+    hooks.iteration_end = [&, gpu, total](const kernels::IterationPlan& plan,
+                                          const kernels::cuda::IterationTiming& t) {
+        join.add_iteration(plan, t.begin_ns, t.end_ns);
+        iterations.push_back({plan.tokens_emitted, iteration_floor_ns(plan, gpu)});
+        if (progress && !progress(static_cast<std::int32_t>(iterations.size()), total))
+            throw trace::Cancelled();
+    };
+    return hooks;
+}
+
 void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
                       const trace::ProgressFn& progress) {
     const ModelRunSpec spec = resolve_model_run(config);
     route_nvtx_to_cupti();
-    writer.update_info(cuda_run_info(spec, 0));
+    const trace::RunInfo info = cuda_run_info(spec, 0);
+    writer.update_info(info);
     // Weights are made before tracing starts: their init kernels are not the workload.
     kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
-    const std::int32_t total = kernels::DecodePlanner(spec.shape, spec.decode).iteration_count();
-    std::int32_t done = 0;
-    kernels::cuda::RunnerHooks hooks;
-    hooks.iteration_end = [&](const kernels::IterationPlan&,
-                              const kernels::cuda::IterationTiming&) {
-        ++done;
-        if (progress && !progress(done, total)) throw trace::Cancelled();
-    };
+    KernelSpecJoin join;
+    std::vector<IterationTokens> iterations;
+    const auto hooks = traced_hooks(spec, info.gpu, progress, join, iterations);
+    NvmlSampler nvml;
+    nvml.start();  // without NVML it queues an info diagnostic; the run goes on
     TracerOptions options;
     options.decoder.steps_from_markers = false;  // steps are tokens, written below
     options.decoder.process_id = getpid();
+    options.decoder.spec_join = &join;
+    options.on_writer_tick = [&nvml](store::RunWriter& w) { nvml.drain(w); };
     CuptiTracer tracer(options);
     tracer.start(writer);
     kernels::cuda::DecodeResult result;
@@ -89,7 +101,15 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
         throw;
     }
     tracer.stop();
-    write_steps(result, spec.decode, writer);
+    nvml.stop();
+    nvml.drain(writer);
+    write_steps(result, spec.decode, iterations, writer);
+}
+
+std::vector<std::vector<std::int64_t>> run_plain(const CaptureConfig& config) {
+    const ModelRunSpec spec = resolve_model_run(config);
+    kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
+    return runner.run().emission_ns;
 }
 #endif
 
@@ -115,6 +135,15 @@ void run_traced_workload(const CaptureConfig& config, store::RunWriter& writer,
     (void)config;
     (void)writer;
     (void)progress;
+    throw std::runtime_error("built-in CUDA workload not available in this build");
+#endif
+}
+
+std::vector<std::vector<std::int64_t>> run_untraced_workload(const CaptureConfig& config) {
+#ifdef TOKENSCOPE_HAVE_KERNELS_CUDA
+    return run_plain(config);
+#else
+    (void)config;
     throw std::runtime_error("built-in CUDA workload not available in this build");
 #endif
 }

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "capture/capture_config.h"
 #include "store/run_writer.h"
 #include "trace/progress.h"
@@ -19,5 +22,10 @@ bool cuda_workload_built();
 // throws std::runtime_error("built-in CUDA workload not available in this build").
 void run_traced_workload(const CaptureConfig& config, store::RunWriter& writer,
                          const trace::ProgressFn& progress);
+
+// The same workload without CUPTI (the baseline of the tracing overhead): returns
+// [request][token] emission times, CLOCK_MONOTONIC_RAW ns. Throws CudaError for a
+// CUDA failure and std::runtime_error as above without kernels/cuda.
+std::vector<std::vector<std::int64_t>> run_untraced_workload(const CaptureConfig& config);
 
 }  // namespace tokenscope::capture::cupti

@@ -94,8 +94,17 @@ void CuptiTracer::start(store::RunWriter& writer) {
             "cuptiActivityRegisterCallbacks");
         enable_all();
         if (options_.flush_period_ms > 0) cuptiActivityFlushPeriod(options_.flush_period_ms);
+        writer_tick_ = PeriodicTick();
+        if (options_.on_writer_tick)
+            writer_tick_ = PeriodicTick([this, &writer] { options_.on_writer_tick(writer); },
+                                        options_.writer_tick_interval);
         drain_ = std::make_unique<RecordDrain>(
-            queue_, *pool_, *decoder_, writer, [this] { refit_clock(); }, options_.poll);
+            queue_, *pool_, *decoder_, writer,
+            [this] {
+                refit_clock();
+                writer_tick_.poll();
+            },
+            options_.poll);
         drain_->start();
         writer_ = &writer;
     } catch (...) {

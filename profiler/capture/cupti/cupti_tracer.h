@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "clock_sampler.h"
 #include "decoder_options.h"
 #include "decoder_stats.h"
+#include "periodic_tick.h"
 #include "store/run_writer.h"
 
 namespace tokenscope::capture::cupti {
@@ -31,6 +33,12 @@ struct TracerOptions {
     // CUPTI hands over partly filled buffers this often, so a killed capture keeps
     // all but the last moments in the store; 0 = only full buffers.
     std::uint32_t flush_period_ms = 200;
+    // Called on the writer thread, the only one that may touch the writer while the
+    // tracer runs, at most every writer_tick_interval (first at start): where
+    // another source streams into the run (NvmlSampler::drain). An exception there
+    // ends the writer thread like a store failure and comes back from stop().
+    std::function<void(store::RunWriter&)> on_writer_tick;
+    std::chrono::milliseconds writer_tick_interval{50};
 };
 
 // Traces this process's CUDA activity into a RunWriter (DESIGN.md section 8):
@@ -77,6 +85,7 @@ class CuptiTracer {
     std::vector<int> enabled_;  // CUpti_ActivityKind values
     std::atomic<std::int64_t> dropped_{0};
     std::chrono::steady_clock::time_point last_refit_;
+    PeriodicTick writer_tick_;
 };
 
 }  // namespace tokenscope::capture::cupti

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 namespace tokenscope::capture::cupti {
 
@@ -13,7 +14,10 @@ std::uint32_t KernelNames::intern(const char* mangled) {
     std::unique_ptr<char, decltype(&std::free)> demangled(
         abi::__cxa_demangle(mangled, nullptr, nullptr, &status), &std::free);
     // extern "C" kernels are not mangled names; they are kept as they are.
-    return writer_.intern(status == 0 && demangled ? demangled.get() : mangled);
+    std::string text = status == 0 && demangled ? demangled.get() : mangled;
+    const std::uint32_t id = writer_.intern(text);
+    texts_.try_emplace(id, std::move(text));
+    return id;
 }
 
 }  // namespace tokenscope::capture::cupti

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "store/run_writer.h"
@@ -24,11 +26,18 @@ class KernelNames {
         return last_id_;
     }
 
+    // The demangled text of an id this cache interned; empty for any other id.
+    std::string_view text(std::uint32_t id) const {
+        auto it = texts_.find(id);
+        return it == texts_.end() ? std::string_view() : std::string_view(it->second);
+    }
+
   private:
     std::uint32_t intern(const char* mangled);
 
     store::RunWriter& writer_;
     std::unordered_map<const char*, std::uint32_t> ids_;
+    std::unordered_map<std::uint32_t, std::string> texts_;  // once per kernel, not per record
     const char* last_ptr_ = nullptr;
     std::uint32_t last_id_ = 0;
 };

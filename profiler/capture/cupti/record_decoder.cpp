@@ -36,6 +36,42 @@ CopyKind copy_kind(std::uint8_t cupti_kind) {
     }
 }
 
+// Calls whose correlation id a launched kernel carries; cuLaunchKernel nested in a
+// runtime launch carries another id and simply finds no kernel.
+bool is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid) {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        switch (cbid) {
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+                return true;
+            default:
+                return false;
+        }
+    }
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+            return true;
+        default:
+            return false;
+    }
+}
+
 const char* overhead_name(CUpti_ActivityOverheadKind kind) {
     switch (kind) {
         case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
@@ -135,6 +171,7 @@ std::size_t RecordDecoder::decode_buffer(std::uint8_t* buffer, std::size_t valid
         decode(record);
         ++count;
     }
+    settle_kernels();
     return count;
 }
 
@@ -158,7 +195,17 @@ void RecordDecoder::kernel(const KernelRecord& r) {
     auto a =
         make(ActivityKind::Kernel, lanes_.stream(r.deviceId, r.contextId, r.streamId),
              kernel_names_.name(r.name), r.correlationId, static_cast<std::int32_t>(r.deviceId));
-    if (timed(r.start, r.end, a)) emit(a);
+    if (!timed(r.start, r.end, a)) return;
+    if (options_.spec_join != nullptr)
+        options_.spec_join->add_kernel(a);
+    else
+        emit(a);
+}
+
+void RecordDecoder::settle_kernels() {
+    if (options_.spec_join == nullptr) return;
+    options_.spec_join->settle([this](std::string_view n) { return writer_.intern(n); },
+                               [this](const trace::Activity& a) { emit(a); });
 }
 
 void RecordDecoder::memcpy(const MemcpyRecord& r) {
@@ -198,7 +245,10 @@ void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
             sync_api_lanes_[r.correlationId] = lane;
         }
     }
-    if (timed(r.start, r.end, a)) emit(a);
+    if (!timed(r.start, r.end, a)) return;
+    emit(a);
+    if (options_.spec_join != nullptr && is_kernel_launch(domain, r.cbid))
+        options_.spec_join->add_launch(r.correlationId, a.start_ns);
 }
 
 void RecordDecoder::sync(const SyncRecord& r) {
@@ -290,6 +340,11 @@ std::uint32_t RecordDecoder::copy_name(trace::CopyKind kind) {
 void RecordDecoder::finish() {
     if (finished_) return;
     finished_ = true;
+    if (options_.spec_join != nullptr) {
+        options_.spec_join->finish([this](std::string_view n) { return writer_.intern(n); },
+                                   [this](const trace::Activity& a) { emit(a); });
+        write_join_diagnostics();
+    }
     // A sync whose API record never came (API tracing off, or lost): keep it, on a
     // lane that says its thread is unknown.
     for (auto& [correlation, a] : waiting_syncs_) {
@@ -301,6 +356,25 @@ void RecordDecoder::finish() {
     stats_.unterminated_ranges = static_cast<std::int64_t>(markers_.open_starts());
     stats_.orphan_range_ends = static_cast<std::int64_t>(markers_.orphan_ends());
     write_diagnostics();
+}
+
+void RecordDecoder::write_join_diagnostics() {
+    const auto& join = *options_.spec_join;
+    // The spec names replace CUDA's in the run, so the mapping is kept here.
+    std::string text = std::to_string(join.joined()) +
+                       " kernels named after the workload spec, with its FLOPs and bytes; "
+                       "CUDA names:";
+    constexpr std::size_t kMaxCudaName = 160;  // templated kernels demangle to pages
+    for (const auto& [spec, cuda] : join.cuda_names())
+        text +=
+            " " + spec + "=" + std::string(kernel_names_.text(cuda).substr(0, kMaxCudaName)) + ";";
+    writer_.add_diagnostic({"kernels_joined_to_spec", trace::Severity::Info,
+                            static_cast<double>(join.joined()), text});
+    if (join.unmatched() > 0)
+        writer_.add_diagnostic(
+            {"kernels_without_spec", trace::Severity::Info, static_cast<double>(join.unmatched()),
+             "kernels outside the workload's iterations or whose iteration did not match its "
+             "plan; they keep CUDA names and no FLOPs"});
 }
 
 void RecordDecoder::write_diagnostics() {

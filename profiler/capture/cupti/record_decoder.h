@@ -13,6 +13,7 @@
 #include "decoder_options.h"
 #include "decoder_stats.h"
 #include "kernel_names.h"
+#include "kernel_spec_join.h"
 #include "lane_map.h"
 #include "marker_pairer.h"
 #include "record_layouts.h"
@@ -42,6 +43,9 @@ class RecordDecoder {
     // Settles what is still open (NVTX ranges, syncs waiting for their API call) and
     // writes the decoder's diagnostics. Call once, after the last record.
     void finish();
+    // Writes the kernels the spec join has settled (decode_buffer does after each
+    // buffer); nothing without a join.
+    void settle_kernels();
 
     const DecoderStats& stats() const { return stats_; }
 
@@ -59,6 +63,7 @@ class RecordDecoder {
     // Maps [start, end] to host time into `a`; false (and counted) when incomplete.
     bool timed(std::uint64_t start, std::uint64_t end, trace::Activity& a);
     void emit(const trace::Activity& a);
+    void write_join_diagnostics();
     bool is_step(std::uint32_t name, std::string_view text);
     std::uint32_t copy_name(trace::CopyKind kind);
     void write_diagnostics();

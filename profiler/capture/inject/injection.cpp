@@ -135,12 +135,19 @@ bool Injection::start_tracing() {
                                  "CUPTI PM sampling was asked for but is not implemented; "
                                  "PCIe/NVLink counters come from NVML"});
     }
-    point_nvtx_at_cupti();
-    tracer_ = std::make_unique<cupti::CuptiTracer>(options);
-    tracer_->start(*writer_);  // throws CuptiError when CUPTI cannot trace
-
+    // Counters stream into the run during capture: the tracer's writer thread, the
+    // only one touching the writer, drains the sampler; finish() takes the rest.
     nvml_ = std::make_unique<NvmlSampler>();
     nvml_->start();  // without NVML it queues an info diagnostic; tracing goes on
+    options.on_writer_tick = [nvml = nvml_.get()](store::RunWriter& w) { nvml->drain(w); };
+    point_nvtx_at_cupti();
+    tracer_ = std::make_unique<cupti::CuptiTracer>(options);
+    try {
+        tracer_->start(*writer_);  // throws CuptiError when CUPTI cannot trace
+    } catch (...) {
+        nvml_->stop();
+        throw;
+    }
     std::atexit(at_exit);
     return true;
 }
