@@ -18,12 +18,14 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <memory>
 
 #include "attribution_panel.h"
 #include "breakdown_tab.h"
 #include "compare_tab.h"
 #include "heatmap_tab.h"
 #include "load_job.h"
+#include "run_launcher_dialog.h"
 #include "run_list_model.h"
 #include "sample_run.h"
 #include "timeline_tab.h"
@@ -101,9 +103,12 @@ void MainWindow::buildDocks() {
     auto* runs_dock = new QDockWidget(tr("Runs"), this);
     runs_dock->setObjectName(QStringLiteral("runs_dock"));
     runs_dock->setWidget(run_view_);
+    run_view_->setMinimumWidth(200);
     addDockWidget(Qt::LeftDockWidgetArea, runs_dock);
 
     attribution_ = new AttributionPanel(this);
+    // Narrower than this, the verdict's value and threshold columns wrap into fragments.
+    attribution_->setMinimumWidth(300);
     auto* right = new QDockWidget(tr("Attribution"), this);
     right->setObjectName(QStringLiteral("attribution_dock"));
     right->setWidget(attribution_);
@@ -113,6 +118,8 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
+    file->addAction(tr("&New Run…"), QKeySequence::New, this, &MainWindow::newRun)
+        ->setObjectName(QStringLiteral("new_run_action"));
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     // Exports the plot of the tab in front; the heatmap when no plot tab is.
@@ -220,6 +227,30 @@ bool MainWindow::openSampleRun() {
     }
     openFiles({sample});
     return true;
+}
+
+RunLauncherDialog* MainWindow::newRun() {
+    auto* dialog = new RunLauncherDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunLauncherDialog::runFinished, this, &MainWindow::openLaunchedRun);
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::openLaunchedRun(const QString& file, qint64 run_id) {
+    // The file may hold older runs too: select the new one once it is in the list.
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(this, &MainWindow::runsOpened, this, [this, once, file, run_id] {
+        for (int row = runs_->rowCount() - 1; row >= 0; --row) {
+            const OpenRun& run = runs_->run(row);
+            if (run.path == file && run.data->info.id == run_id) {
+                disconnect(*once);
+                selectRows(row, -1);
+                return;
+            }
+        }
+    });
+    openFiles({file});
 }
 
 void MainWindow::startNext() {

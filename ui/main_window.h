@@ -22,6 +22,7 @@ class BreakdownTab;
 class CompareTab;
 class HeatmapTab;
 class LoadJob;
+class RunLauncherDialog;
 class RunListModel;
 class RunTab;
 class TimelineTab;
@@ -40,6 +41,9 @@ class MainWindow : public QMainWindow {
     void openFiles(const QStringList& paths, bool compare = false);
     // Opens the bundled sample; without one, shows a hint and returns false.
     bool openSampleRun();
+    // File > New Run: opens the run launcher (not modal to the event loop); the
+    // run it finishes opens here. Returns the dialog, which deletes itself on close.
+    RunLauncherDialog* newRun();
 
     TimeUnit unit() const { return unit_; }
     void setUnit(TimeUnit unit);
@@ -50,6 +54,8 @@ class MainWindow : public QMainWindow {
     QListView* runListView() const { return run_view_; }
     QTabWidget* tabs() const { return tabs_; }
     TimelineTab* timelineTab() const { return timeline_; }
+    HeatmapTab* heatmapTab() const { return heatmap_; }
+    BreakdownTab* breakdownTab() const { return breakdown_; }
     CompareTab* compareTab() const { return compare_; }
     AttributionPanel* attributionPanel() const { return attribution_; }
 
@@ -84,6 +90,7 @@ class MainWindow : public QMainWindow {
     void addRecent(const QStringList& paths);
     void refreshRecentMenu();
     void chooseFiles();
+    void openLaunchedRun(const QString& file, qint64 run_id);
     bool droppedOnCompare(QPoint pos) const;
     QList<RunTab*> runTabs() const;
 

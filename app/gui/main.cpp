@@ -1,12 +1,48 @@
 // tokenscope [FILE [FILE2]]: one file opens it, two compare them as A and B,
-// none opens the bundled sample run.
+// none opens the bundled sample run. --screenshots DIR saves the four tabs of
+// the sample as PNGs (docs/make_screenshots.sh) and exits.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
 
 #include "ui/main_window.h"
+#ifdef TOKENSCOPE_HAVE_CUPTI
+#include "capture/cupti/cuda_runner.h"
+#endif
+#include "ui/screenshot_taker.h"
+
+namespace {
+
+int take_screenshots(QApplication& app, const QString& dir) {
+    // Default settings, not the user's: the pictures must not depend on who made them.
+    QTemporaryDir settings_dir;
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_dir.path());
+    tokenscope::ui::MainWindow window;
+    window.resize(1600, 900);
+    window.show();
+    tokenscope::ui::ScreenshotTaker taker(&window, dir);
+    QObject::connect(&taker, &tokenscope::ui::ScreenshotTaker::finished, &app,
+                     [](bool ok, const QString& message) {
+                         std::fprintf(stderr, "tokenscope --screenshots: %s\n",
+                                      qPrintable(message));
+                         QCoreApplication::exit(ok ? 0 : 1);
+                     });
+    // From the event loop, so an early failure can still end it.
+    QTimer::singleShot(0, &taker, &tokenscope::ui::ScreenshotTaker::start);
+    return QApplication::exec();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+#ifdef TOKENSCOPE_HAVE_CUPTI
+    tokenscope::capture::cupti::install_cuda_runner();
+#endif
     QApplication::setOrganizationName(QStringLiteral("Tokenscope"));
     QApplication::setApplicationName(QStringLiteral("tokenscope"));
     QApplication::setApplicationVersion(QStringLiteral(TOKENSCOPE_VERSION));
@@ -20,7 +56,13 @@ int main(int argc, char** argv) {
         QStringLiteral("files"),
         QStringLiteral(".tokenscope files or traces; two files are compared"),
         QStringLiteral("[FILE [FILE2]]"));
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Save the sample run's tabs as PNGs in DIR, then exit."),
+        QStringLiteral("DIR"));
+    parser.addOption(screenshots);
     parser.process(app);
+    if (parser.isSet(screenshots)) return take_screenshots(app, parser.value(screenshots));
     const QStringList files = parser.positionalArguments();
 
     tokenscope::ui::MainWindow window;

@@ -24,12 +24,15 @@ CudaBackend::CudaBackend(ProbeFn probe) : probe_(std::move(probe)) {
 }
 
 Availability CudaBackend::available() const {
+    // The driver first: on a machine without one that is the reason that matters,
+    // whether or not this process was built with the CUDA runner.
+    const DriverStatus status = probe_();
+    if (!status.ok) return {false, status.reason};
     if (cuda_runner() == nullptr)
         return {false,
                 "this build has no CUDA support (built without the CUDA toolkit); use "
                 "--backend cpu or --backend model"};
-    const DriverStatus status = probe_();
-    return {status.ok, status.ok ? std::string() : status.reason};
+    return {true, {}};
 }
 
 void CudaBackend::run(const CaptureConfig& config, store::RunWriter& writer,

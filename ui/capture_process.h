@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+class QTimer;
+
+namespace tokenscope::ui {
+
+// Runs `tokenscope-cli run ... --progress json --quiet` as a child process and
+// turns its JSON lines into signals. A child keeps a crash or a hang of the
+// capture out of the GUI, and cancelling is a signal the CLI already honours:
+// on SIGTERM it abandons the run, so nothing of it stays in the file.
+class CaptureProcess : public QObject {
+    Q_OBJECT
+  public:
+    explicit CaptureProcess(QObject* parent = nullptr);
+    ~CaptureProcess() override;  // terminates a child that still runs
+
+    // TOKENSCOPE_CLI when set; else tokenscope-cli in the build tree (app/gui and
+    // app/cli are siblings), next to the executable, then on PATH. Empty if none.
+    static QString findCli();
+
+    // The executable to start; findCli() unless set.
+    void setProgram(const QString& program) { program_ = program; }
+    QString program() const { return program_; }
+
+    // `run_arguments` are the options after `run`; the progress and quiet options
+    // are added here. Returns false (and does nothing) while a child runs.
+    bool start(const QStringList& run_arguments);
+    // Sends SIGTERM and, without blocking, waits for the child; it is killed if it
+    // does not exit within a few seconds. Ends in cancelled(), never finished().
+    void cancel();
+    bool running() const { return state_ != State::Idle; }
+    bool cancelling() const { return state_ == State::Cancelling; }
+    // The full command line of the last start, for messages.
+    QString commandLine() const;
+
+  signals:
+    void progress(qint64 done, qint64 total);
+    void finished(const QString& file, qint64 run_id);
+    void failed(const QString& message);
+    void cancelled();
+
+  private:
+    enum class State { Idle, Running, Cancelling };
+
+    void readOutput();
+    void readErrors();
+    void parseLine(const QByteArray& line);
+    void onExit(int code, QProcess::ExitStatus status);
+    void onError(QProcess::ProcessError error);
+    QString failureMessage(int code, QProcess::ExitStatus status) const;
+
+    QProcess* process_;
+    QTimer* kill_timer_;
+    QString program_;
+    State state_ = State::Idle;
+    QByteArray out_buffer_;
+    QString last_error_line_;
+    QString done_file_;
+    qint64 done_run_id_ = -1;
+};
+
+}  // namespace tokenscope::ui

@@ -1,0 +1,140 @@
+#include "screenshot_taker.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QPixmap>
+#include <QTabWidget>
+#include <QTimer>
+#include <algorithm>
+#include <utility>
+
+#include "breakdown_tab.h"
+#include "compare_tab.h"
+#include "heatmap_tab.h"
+#include "main_window.h"
+#include "run_list_model.h"
+#include "timeline_tab.h"
+#include "timeline_view.h"
+
+namespace tokenscope::ui {
+namespace {
+
+constexpr int kPollMs = 50;
+// Polls after a tab reports ready, so its repaint and any queued layout land
+// in the picture.
+constexpr int kSettlePolls = 4;
+
+}  // namespace
+
+ScreenshotTaker::ScreenshotTaker(MainWindow* window, QString dir, QObject* parent)
+    : QObject(parent), window_(window), dir_(std::move(dir)), poll_(new QTimer(this)) {
+    poll_->setInterval(kPollMs);
+    connect(poll_, &QTimer::timeout, this, &ScreenshotTaker::poll);
+    HeatmapTab* heatmap = window_->heatmapTab();
+    BreakdownTab* breakdown = window_->breakdownTab();
+    CompareTab* compare = window_->compareTab();
+    shots_ = {
+        {QStringLiteral("timeline.png"), window_->timelineTab(), [this] { zoomTimeline(); },
+         [] { return true; }},
+        {QStringLiteral("heatmap.png"),
+         heatmap,
+         {},
+         [heatmap] { return !heatmap->computing() && !heatmap->statusText().contains(u'…'); }},
+        {QStringLiteral("breakdown.png"),
+         breakdown,
+         {},
+         [breakdown] { return breakdown->ready(); }},
+        {QStringLiteral("compare.png"), compare,
+         [this, compare] {
+             RunListModel* runs = window_->runList();
+             compare->compare(runs->run(0), runs->run(1));
+         },
+         [compare] {
+             return compare->diff().has_value() && !compare->statusText().contains(u'…');
+         }},
+    };
+}
+
+ScreenshotTaker::~ScreenshotTaker() = default;
+
+void ScreenshotTaker::zoomTimeline() {
+    // Zoomed out, 100 ms of kernels fold into one block; a few decode steps show
+    // the kernels, the copies and the step guides.
+    const OpenRun& run = window_->runList()->run(0);
+    std::vector<qint64> starts;
+    for (const trace::Step& step : run.data->steps) starts.push_back(step.start_ns);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    constexpr std::size_t kFirst = 8, kSteps = 1;
+    if (starts.size() > kFirst + kSteps)
+        window_->timelineTab()->view()->showRange(starts[kFirst], starts[kFirst + kSteps]);
+}
+
+void ScreenshotTaker::start() {
+    if (!QDir().mkpath(dir_)) {
+        fail(tr("cannot create the folder %1").arg(dir_));
+        return;
+    }
+    connect(window_, &MainWindow::runsOpened, this, &ScreenshotTaker::onOpened);
+    connect(window_, &MainWindow::errorReported, this, [this](const QString& message) {
+        fail(tr("the sample run did not open: %1").arg(message));
+    });
+    if (!window_->openSampleRun()) fail(window_->lastMessage());
+}
+
+void ScreenshotTaker::onOpened(int count) {
+    if (done_) return;
+    if (window_->runList()->rowCount() < 2) {
+        fail(tr("the sample holds %1 run(s); the comparison needs two").arg(count));
+        return;
+    }
+    // Wide enough docks that run names and the rule table are readable.
+    auto* runs = window_->findChild<QDockWidget*>(QStringLiteral("runs_dock"));
+    auto* attribution = window_->findChild<QDockWidget*>(QStringLiteral("attribution_dock"));
+    if (runs != nullptr && attribution != nullptr)
+        window_->resizeDocks({runs, attribution}, {250, 320}, Qt::Horizontal);
+    current_ = 0;
+    beginShot();
+}
+
+void ScreenshotTaker::beginShot() {
+    const Shot& shot = shots_[current_];
+    window_->tabs()->setCurrentWidget(shot.tab);
+    if (shot.prepare) shot.prepare();
+    settle_polls_ = 0;
+    waited_.start();
+    poll_->start();
+}
+
+void ScreenshotTaker::poll() {
+    const Shot& shot = shots_[current_];
+    if (!shot.ready()) {
+        settle_polls_ = 0;
+        if (waited_.elapsed() > timeout_ms_)
+            fail(
+                tr("%1: the tab was still busy after %2 s").arg(shot.file).arg(timeout_ms_ / 1000));
+        return;
+    }
+    if (++settle_polls_ < kSettlePolls) return;
+    poll_->stop();
+    const QString path = QDir(dir_).filePath(shot.file);
+    if (!window_->grab().save(path)) {
+        fail(tr("cannot write %1").arg(path));
+        return;
+    }
+    if (++current_ < shots_.size()) {
+        beginShot();
+        return;
+    }
+    done_ = true;
+    emit finished(true, tr("saved %1 pictures in %2").arg(shots_.size()).arg(dir_));
+}
+
+void ScreenshotTaker::fail(const QString& message) {
+    if (done_) return;
+    done_ = true;
+    poll_->stop();
+    emit finished(false, message);
+}
+
+}  // namespace tokenscope::ui

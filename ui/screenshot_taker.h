@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <vector>
+
+class QTimer;
+class QWidget;
+
+namespace tokenscope::ui {
+
+class MainWindow;
+
+// `tokenscope --screenshots DIR`: opens the bundled sample run and saves each tab
+// of the main window as DIR/timeline.png, heatmap.png, breakdown.png and
+// compare.png (the sample's two runs as A and B). Each grab waits until that
+// tab's background work is done, so no picture shows a "Computing…" placeholder.
+class ScreenshotTaker : public QObject {
+    Q_OBJECT
+  public:
+    ScreenshotTaker(MainWindow* window, QString dir, QObject* parent = nullptr);
+    ~ScreenshotTaker() override;
+
+    // Gives up, reporting which tab it waited for, after this long per tab.
+    void setTimeoutMs(int ms) { timeout_ms_ = ms; }
+    void start();
+
+  signals:
+    // ok: every picture is saved; otherwise `message` says what went wrong.
+    void finished(bool ok, const QString& message);
+
+  private:
+    struct Shot {
+        QString file;
+        QWidget* tab;
+        std::function<void()> prepare;
+        std::function<bool()> ready;
+    };
+
+    void onOpened(int count);
+    void zoomTimeline();
+    void beginShot();
+    void poll();
+    void fail(const QString& message);
+
+    MainWindow* window_;
+    QString dir_;
+    QTimer* poll_;
+    std::vector<Shot> shots_;
+    std::size_t current_ = 0;
+    int settle_polls_ = 0;
+    int timeout_ms_ = 60000;
+    QElapsedTimer waited_;
+    bool done_ = false;
+};
+
+}  // namespace tokenscope::ui
