@@ -1,50 +1,19 @@
 #include "cpu_run_spec.h"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "kernels/cpu/model_weights.h"
+#include "workload_json.h"
 
 namespace tokenscope::capture {
 namespace {
-
-std::string host_name() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-    return buf;
-}
 
 std::string gib(std::uint64_t bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
     return buf;
-}
-
-nlohmann::json decode_json(const kernels::DecodeConfig& d) {
-    nlohmann::json j = {{"batch", d.batch},
-                        {"prompt_len", d.prompt_len},
-                        {"new_tokens", d.new_tokens},
-                        {"strategy", kernels::to_string(d.strategy)},
-                        {"seed", d.seed}};
-    switch (d.strategy) {
-        case kernels::Strategy::TopK:
-            j["top_k"] = d.top_k;
-            break;
-        case kernels::Strategy::Beam:
-            j["beams"] = d.beams;
-            break;
-        case kernels::Strategy::Speculative:
-            j["draft_layers"] = d.draft_layers;
-            j["gamma"] = d.gamma;
-            break;
-        case kernels::Strategy::Greedy:
-            break;
-    }
-    return j;
 }
 
 }  // namespace
@@ -104,15 +73,7 @@ std::string cpu_workload_json(const CpuRunSpec& s) {
     nlohmann::json j;
     j["backend"] = "cpu";
     j["measured"] = "measured on the CPU: the fp32 reference on one host thread, real clocks";
-    j["model"] = {{"name", s.shape.name},
-                  {"layers", s.shape.layers},
-                  {"hidden", s.shape.hidden},
-                  {"heads", s.shape.heads},
-                  {"kv_heads", s.shape.kv_heads},
-                  {"head_dim", s.shape.head_dim},
-                  {"ffn", s.shape.ffn},
-                  {"vocab", s.shape.vocab},
-                  {"dtype", kernels::to_string(s.shape.dtype)}};
+    j["model"] = shape_json(s.shape);
     j["decode"] = decode_json(s.decode);
     j["reference"] = {
         {"compute_dtype", "fp32"},
@@ -128,9 +89,7 @@ trace::RunInfo cpu_run_info(const CpuRunSpec& spec) {
     trace::RunInfo info;
     info.name = spec.run_name;
     info.source = trace::Source::Cpu;
-    info.created_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+    info.created_ns = wall_clock_ns();
     info.host = host_name();
     info.gpu.name = "CPU (fp32 reference)";
     info.workload_json = cpu_workload_json(spec);

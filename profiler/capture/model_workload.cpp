@@ -1,12 +1,10 @@
 #include "model_workload.h"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "gpu_presets.h"
+#include "workload_json.h"
 
 namespace tokenscope::capture {
 namespace {
@@ -15,36 +13,6 @@ std::string joined(const std::vector<std::string>& names) {
     std::string out;
     for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
     return out;
-}
-
-std::string host_name() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-    return buf;
-}
-
-nlohmann::json decode_json(const kernels::DecodeConfig& d) {
-    nlohmann::json j = {{"batch", d.batch},
-                        {"prompt_len", d.prompt_len},
-                        {"new_tokens", d.new_tokens},
-                        {"strategy", kernels::to_string(d.strategy)},
-                        {"seed", d.seed}};
-    switch (d.strategy) {
-        case kernels::Strategy::TopK:
-            j["top_k"] = d.top_k;
-            break;
-        case kernels::Strategy::Beam:
-            j["beams"] = d.beams;
-            break;
-        case kernels::Strategy::Speculative:
-            j["draft_layers"] = d.draft_layers;
-            j["gamma"] = d.gamma;
-            j["acceptance"] = d.acceptance;
-            break;
-        case kernels::Strategy::Greedy:
-            break;
-    }
-    return j;
 }
 
 }  // namespace
@@ -89,16 +57,10 @@ std::string model_workload_json(const ModelRunSpec& s) {
     const auto roof = roofline_of(s.gpu);
     nlohmann::json j;
     j["backend"] = "model";
-    j["model"] = {{"name", s.shape.name},
-                  {"layers", s.shape.layers},
-                  {"hidden", s.shape.hidden},
-                  {"heads", s.shape.heads},
-                  {"kv_heads", s.shape.kv_heads},
-                  {"head_dim", s.shape.head_dim},
-                  {"ffn", s.shape.ffn},
-                  {"vocab", s.shape.vocab},
-                  {"dtype", kernels::to_string(s.shape.dtype)}};
+    j["model"] = shape_json(s.shape);
     j["decode"] = decode_json(s.decode);
+    if (s.decode.strategy == kernels::Strategy::Speculative)
+        j["decode"]["acceptance"] = s.decode.acceptance;
     j["gpu"] = s.gpu.name;
     j["cost_model"] = {
         {"formula", "kernel_ns = max(flops / peak_flops, bytes / peak_bandwidth) + overhead"},
@@ -127,9 +89,7 @@ trace::RunInfo model_run_info(const ModelRunSpec& spec) {
     trace::RunInfo info;
     info.name = spec.run_name;
     info.source = trace::Source::Model;
-    info.created_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+    info.created_ns = wall_clock_ns();
     info.host = host_name();
     info.gpu = spec.gpu;
     info.workload_json = model_workload_json(spec);

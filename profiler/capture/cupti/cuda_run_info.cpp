@@ -1,14 +1,13 @@
 #include "cuda_run_info.h"
 
 #include <cuda_runtime_api.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <string>
 
 #include "capture/gpu_presets.h"
+#include "capture/workload_json.h"
 
 namespace tokenscope::capture::cupti {
 namespace {
@@ -56,11 +55,8 @@ trace::RunInfo cuda_run_info(const ModelRunSpec& spec, int device) {
     info.gpu = device_gpu(device);
     info.name =
         spec.run_name.empty() ? "cuda " + spec.shape.name + " on " + info.gpu.name : spec.run_name;
-    info.created_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-    char host[256] = {};
-    if (gethostname(host, sizeof host - 1) == 0) info.host = host;
+    info.created_ns = wall_clock_ns();
+    info.host = host_name();
     int v = 0;
     if (cudaDriverGetVersion(&v) == cudaSuccess) info.driver_version = version_text(v);
     if (cudaRuntimeGetVersion(&v) == cudaSuccess) info.cuda_version = version_text(v);
