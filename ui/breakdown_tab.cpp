@@ -10,8 +10,9 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
+#include <exception>
 
+#include "background_query.h"
 #include "breakdown_plot.h"
 #include "export_dialog.h"
 #include "phase_summary_model.h"
@@ -48,7 +49,8 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       phases_(new PhaseSummaryModel(this)),
       rules_(new VerdictRuleModel(this)),
       verdict_(new QLabel(this)),
-      export_(new QPushButton(tr("&Export…"), this)) {
+      export_(new QPushButton(tr("&Export…"), this)),
+      query_(new BackgroundQuery(this)) {
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bottom = new QWidget(this);
@@ -69,9 +71,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(split, 1);
     connect(export_, &QPushButton::clicked, this, &BreakdownTab::exportPlot);
-    connect(&watcher_, &QFutureWatcher<Result>::finished, this, [this] {
-        if (run_.valid() && watcher_.future().resultCount() > 0) show(watcher_.result());
-    });
+    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
 
@@ -83,7 +83,7 @@ void BreakdownTab::setRun(const OpenRun& run) {
     rules_->setRules({});
     export_->setEnabled(false);
     if (!run.valid()) {
-        watcher_.setFuture(QFuture<Result>());
+        query_->clear();
         plot_->clear(tr("Open a run to see where each step's time went."));
         verdict_->setText(tr("No run open."));
         return;
@@ -91,12 +91,34 @@ void BreakdownTab::setRun(const OpenRun& run) {
     plot_->clear(tr("Attributing steps…"));
     verdict_->setText(tr("Assessing the run…"));
     auto data = run.data;  // shared: stays alive while the job reads it
-    watcher_.setFuture(QtConcurrent::run([data] {
-        Result r;
-        r.steps = analysis::attribute_steps(*data);
-        r.assessment = analysis::assess_run(*data, r.steps);
-        return r;
-    }));
+    query_->run(
+        tr("Attributing steps and assessing the run…"),
+        [data] {
+            Result r;
+            try {
+                r.steps = analysis::attribute_steps(*data);
+                r.assessment = analysis::assess_run(*data, r.steps);
+            } catch (const std::exception& e) {
+                r = Result{};
+                r.error = QString::fromUtf8(e.what());
+            }
+            return r;
+        },
+        [this](const Result& r) { show(r); });
+}
+
+bool BreakdownTab::queryBusy() const {
+    return query_->busy();
+}
+
+QString BreakdownTab::queryText() const {
+    return query_->what();
+}
+
+void BreakdownTab::cancelQuery() {
+    if (!query_->cancel()) return;
+    plot_->clear(tr("Cancelled."));
+    verdict_->setText(tr("Attribution cancelled. Select the run again to compute it."));
 }
 
 void BreakdownTab::setUnit(TimeUnit unit) {
@@ -112,6 +134,13 @@ QString BreakdownTab::verdictText() const {
 }
 
 void BreakdownTab::show(const Result& result) {
+    if (!result.error.isEmpty()) {
+        plot_->clear(result.error);
+        verdict_->setText(tr("<span style='color:#d55e00'>Could not attribute the steps: "
+                             "%1</span>")
+                              .arg(result.error.toHtmlEscaped()));
+        return;
+    }
     std::vector<std::int64_t> floors;
     floors.reserve(run_.data->steps.size());
     for (const auto& s : run_.data->steps) floors.push_back(s.floor_ns);

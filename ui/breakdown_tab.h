@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QFutureWatcher>
+#include <QString>
 #include <vector>
 
 #include "analysis/attribution.h"
@@ -13,6 +13,7 @@ class QTableView;
 
 namespace tokenscope::ui {
 
+class BackgroundQuery;
 class BreakdownPlot;
 class PhaseSummaryModel;
 class VerdictRuleModel;
@@ -26,14 +27,19 @@ class BreakdownTab : public RunTab {
     explicit BreakdownTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
     void setUnit(TimeUnit unit) override;
+    bool queryBusy() const override;
+    QString queryText() const override;
 
     BreakdownPlot* plot() const { return plot_; }
     PhaseSummaryModel* phaseModel() const { return phases_; }
     VerdictRuleModel* ruleModel() const { return rules_; }
     QString verdictText() const;
     bool ready() const { return ready_; }
+    BackgroundQuery* query() const { return query_; }
 
   public slots:
+    // The attribution being computed is dropped; the tab says so until the next run.
+    void cancelQuery() override;
     void exportPlot();
 
   signals:
@@ -43,6 +49,7 @@ class BreakdownTab : public RunTab {
     struct Result {
         std::vector<analysis::StepAttribution> steps;
         analysis::RunAssessment assessment;
+        QString error;  // the analysis threw; nothing else is set
     };
     void show(const Result& result);
     QString verdictHtml(const analysis::RunAssessment& a) const;
@@ -54,7 +61,7 @@ class BreakdownTab : public RunTab {
     QPushButton* export_;
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
-    QFutureWatcher<Result> watcher_;
+    BackgroundQuery* query_;
     std::optional<analysis::RunAssessment> assessment_;
     bool ready_ = false;
 };

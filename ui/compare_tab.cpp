@@ -12,9 +12,9 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
+#include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
 #include "heatmap_plot.h"
@@ -75,7 +75,8 @@ CompareTab::CompareTab(QWidget* parent)
       plot_delta_(new HeatmapPlot(this)),
       metrics_(new MetricDeltaModel(this)),
       kernels_(new KernelDeltaModel(this)),
-      kernel_proxy_(new QSortFilterProxyModel(this)) {
+      kernel_proxy_(new QSortFilterProxyModel(this)),
+      query_(new BackgroundQuery(this)) {
     controls_->restore(kSettingsGroup);
     empty_->setWordWrap(true);
     empty_->setAlignment(Qt::AlignCenter);
@@ -113,9 +114,7 @@ CompareTab::CompareTab(QWidget* parent)
         controls_->save(kSettingsGroup);
         recompute();
     });
-    connect(&watcher_, &QFutureWatcher<Job>::finished, this, [this] {
-        if (watcher_.future().resultCount() > 0) show(watcher_.result());
-    });
+    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     recompute();
 }
 
@@ -192,18 +191,36 @@ void CompareTab::recompute() {
     kernels_->setKernels({});
     export_->setEnabled(false);
     if (!a_.valid() || !b_.valid()) {
-        watcher_.setFuture(QFuture<Job>());
+        query_->clear();
         stack_->setCurrentWidget(empty_);
         return;
     }
     stack_->setCurrentWidget(stack_->widget(1));
     runs_->setText(tr("<b>A:</b> %1 &nbsp; <b>B:</b> %2").arg(label(a_), label(b_)));
-    status_->setText(tr("Comparing…"));
+    const QString what = tr("Comparing A and B…");
+    status_->setText(what);
     for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setHeatmap(HeatmapPlotData{});
     auto a = a_.data;
     auto b = b_.data;  // shared: both stay alive while the job reads them
     const analysis::HeatmapSpec spec = controls_->spec();
-    watcher_.setFuture(QtConcurrent::run([a, b, spec] { return run_diff(*a, *b, spec); }));
+    query_->run(
+        what, [a, b, spec] { return run_diff(*a, *b, spec); },
+        [this](const Job& job) { show(job); });
+}
+
+bool CompareTab::queryBusy() const {
+    return query_->busy();
+}
+
+QString CompareTab::queryText() const {
+    return query_->what();
+}
+
+void CompareTab::cancelQuery() {
+    if (!query_->cancel()) return;
+    status_->setText(
+        tr("Comparison cancelled. Swap, change a setting or drop the runs again "
+           "to compare them."));
 }
 
 void CompareTab::show(const Job& job) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <optional>
 
 #include "analysis/diff.h"
@@ -15,6 +14,7 @@ class QTableView;
 
 namespace tokenscope::ui {
 
+class BackgroundQuery;
 class HeatmapControls;
 class HeatmapPlot;
 class KernelDeltaModel;
@@ -32,6 +32,8 @@ class CompareTab : public RunTab {
     // The current run is not what Compare shows; A and B are.
     void setRun(const OpenRun& run) override { Q_UNUSED(run); }
     void setUnit(TimeUnit unit) override;
+    bool queryBusy() const override;
+    QString queryText() const override;
     void compare(const OpenRun& a, const OpenRun& b);
     const OpenRun& runA() const { return a_; }
     const OpenRun& runB() const { return b_; }
@@ -48,9 +50,12 @@ class CompareTab : public RunTab {
     const std::optional<analysis::RunDiff>& diff() const { return diff_; }
     QString statusText() const;
     bool showsEmptyState() const;
+    BackgroundQuery* query() const { return query_; }
 
   public slots:
     void swap();
+    // The comparison being computed is dropped; the tab says so until the next one.
+    void cancelQuery() override;
     void exportPlot();
 
   signals:
@@ -91,7 +96,7 @@ class CompareTab : public RunTab {
     OpenRun b_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
     std::optional<analysis::RunDiff> diff_;
-    QFutureWatcher<Job> watcher_;
+    BackgroundQuery* query_;
 };
 
 }  // namespace tokenscope::ui

@@ -7,9 +7,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
+#include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
 #include "heatmap_plot.h"
@@ -47,7 +47,8 @@ HeatmapTab::HeatmapTab(QWidget* parent)
       export_(new QPushButton(tr("&Export…"), this)),
       log_scale_(new QCheckBox(tr("&Log colours"), this)),
       status_(new QLabel(this)),
-      plot_(new HeatmapPlot(this)) {
+      plot_(new HeatmapPlot(this)),
+      query_(new BackgroundQuery(this)) {
     controls_->restore(kSettingsGroup);
     export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -74,9 +75,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
         plot_->setLogScale(on);
     });
     connect(plot_, &HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
-    connect(&watcher_, &QFutureWatcher<Job>::finished, this, [this] {
-        if (watcher_.future().resultCount() > 0) showJob(watcher_.result());
-    });
+    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
 
@@ -95,7 +94,24 @@ QString HeatmapTab::statusText() const {
 }
 
 bool HeatmapTab::computing() const {
-    return watcher_.isRunning();
+    return query_->busy();
+}
+
+bool HeatmapTab::queryBusy() const {
+    return query_->busy();
+}
+
+QString HeatmapTab::queryText() const {
+    return query_->what();
+}
+
+void HeatmapTab::cancelQuery() {
+    if (!query_->cancel()) return;
+    status_->setText(
+        tr("Heatmap cancelled. Change a setting or select the run again to "
+           "compute it."));
+    plot_->setEmptyText(tr("Cancelled."));
+    plot_->setHeatmap(HeatmapPlotData{});
 }
 
 QString HeatmapTab::title(const analysis::HeatmapSpec& spec) const {
@@ -107,23 +123,27 @@ void HeatmapTab::recompute() {
     map_.reset();
     export_->setEnabled(false);
     if (!run_.valid()) {
-        watcher_.setFuture(QFuture<Job>());
+        query_->clear();
         plot_->setEmptyText(tr("Open a run to see its P95 heatmap."));
         plot_->setHeatmap(HeatmapPlotData{});
         status_->setText(tr("No run open."));
         return;
     }
     const analysis::HeatmapSpec spec = controls_->spec();
-    status_->setText(tr("Computing the heatmap…"));
+    const QString what = tr("Computing the heatmap…");
+    status_->setText(what);
     auto data = run_.data;  // shared: stays alive while the job reads it
-    // A newer future replaces the old one on the watcher, so a stale result is never shown.
-    watcher_.setFuture(QtConcurrent::run([data, spec]() -> Job {
-        try {
-            return Job{analysis::compute_heatmap(*data, spec), {}};
-        } catch (const std::exception& e) {
-            return Job{std::nullopt, QString::fromUtf8(e.what())};
-        }
-    }));
+    // A newer query supersedes this one; its result is then dropped unseen.
+    query_->run(
+        what,
+        [data, spec]() -> Job {
+            try {
+                return Job{analysis::compute_heatmap(*data, spec), {}};
+            } catch (const std::exception& e) {
+                return Job{std::nullopt, QString::fromUtf8(e.what())};
+            }
+        },
+        [this](const Job& job) { showJob(job); });
 }
 
 void HeatmapTab::showJob(const Job& job) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <optional>
 
 #include "analysis/heatmap.h"
@@ -12,6 +11,7 @@ class QPushButton;
 
 namespace tokenscope::ui {
 
+class BackgroundQuery;
 class HeatmapControls;
 class HeatmapPlot;
 
@@ -24,6 +24,8 @@ class HeatmapTab : public RunTab {
     explicit HeatmapTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
     void setUnit(TimeUnit unit) override;
+    bool queryBusy() const override;
+    QString queryText() const override;
 
     HeatmapControls* controls() const { return controls_; }
     HeatmapPlot* plot() const { return plot_; }
@@ -32,8 +34,11 @@ class HeatmapTab : public RunTab {
     const std::optional<analysis::Heatmap>& heatmap() const { return map_; }
     QString statusText() const;
     bool computing() const;
+    BackgroundQuery* query() const { return query_; }
 
   public slots:
+    // The heatmap being computed is dropped; the tab says so until the next one.
+    void cancelQuery() override;
     // Asks for format, size, DPI and file, then writes it.
     void exportPlot();
     // Writes the plot (.png/.svg/.pdf) or the matrix (.csv); false with the reason
@@ -62,7 +67,7 @@ class HeatmapTab : public RunTab {
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
     std::optional<analysis::Heatmap> map_;
-    QFutureWatcher<Job> watcher_;
+    BackgroundQuery* query_;
 };
 
 }  // namespace tokenscope::ui

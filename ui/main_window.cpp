@@ -71,6 +71,11 @@ MainWindow::MainWindow(QWidget* parent)
         progress_->setRange(0, static_cast<int>(total));
         progress_->setValue(static_cast<int>(done));
     });
+    // Loading owns the progress bar while it runs; then the tabs' queries show there.
+    for (RunTab* tab : runTabs())
+        connect(tab, &RunTab::busyChanged, this, [this] {
+            if (!job_->running()) showQueries();
+        });
     connect(job_, &LoadJob::finished, this, &MainWindow::onLoaded);
     connect(job_, &LoadJob::failed, this, &MainWindow::onFailed);
     connect(job_, &LoadJob::cancelled, this, [this] {
@@ -158,8 +163,11 @@ void MainWindow::buildStatusBar() {
     progress_->setVisible(false);
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setVisible(false);
-    connect(cancel_, &QPushButton::clicked, job_, &LoadJob::cancel);
+    connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelCurrent);
+    task_ = new QLabel(this);
+    task_->setVisible(false);
     statusBar()->addWidget(message_, 1);
+    statusBar()->addPermanentWidget(task_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
 }
@@ -177,6 +185,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     job_->cancel();
+    for (RunTab* tab : runTabs()) tab->cancelQuery();
     QMainWindow::closeEvent(event);
 }
 
@@ -198,6 +207,40 @@ QString MainWindow::lastMessage() const {
 
 bool MainWindow::busy() const {
     return job_->running() || !queue_.isEmpty();
+}
+
+bool MainWindow::computing() const {
+    for (RunTab* tab : runTabs())
+        if (tab->queryBusy()) return true;
+    return false;
+}
+
+QString MainWindow::taskText() const {
+    return task_->isHidden() ? QString() : task_->text();
+}
+
+// The tabs' queries have no progress to report: a busy bar, what runs, and Cancel.
+void MainWindow::showQueries() {
+    QStringList what;
+    for (RunTab* tab : runTabs())
+        if (tab->queryBusy()) what << tab->queryText();
+    const bool any = !what.isEmpty();
+    progress_->setRange(0, 0);
+    progress_->setVisible(any);
+    cancel_->setVisible(any);
+    cancel_->setEnabled(any);
+    task_->setText(what.join(QStringLiteral("; ")));
+    task_->setVisible(any);
+}
+
+// One Cancel button: the file being opened first, else every running query.
+void MainWindow::cancelCurrent() {
+    if (job_->running()) {
+        job_->cancel();
+        return;
+    }
+    for (RunTab* tab : runTabs())
+        if (tab->queryBusy()) tab->cancelQuery();
 }
 
 void MainWindow::chooseFiles() {
@@ -255,14 +298,16 @@ void MainWindow::openLaunchedRun(const QString& file, qint64 run_id) {
 
 void MainWindow::startNext() {
     if (queue_.isEmpty()) {
-        progress_->setVisible(false);
-        cancel_->setVisible(false);
+        showQueries();
         return;
     }
     active_ = queue_.takeFirst();
     progress_->setRange(0, 0);  // busy until the first progress report
     progress_->setVisible(true);
     cancel_->setVisible(true);
+    cancel_->setEnabled(true);
+    task_->setText(tr("Opening…"));
+    task_->setVisible(true);
     showMessage(tr("Opening %1…").arg(active_.paths.join(QStringLiteral(", "))), false);
     job_->start(active_.paths);
 }

@@ -48,7 +48,13 @@ class MainWindow : public QMainWindow {
     TimeUnit unit() const { return unit_; }
     void setUnit(TimeUnit unit);
     QString lastMessage() const;
+    // A file is opening or queued (busy) / a tab's background query runs (computing).
     bool busy() const;
+    bool computing() const;
+    QProgressBar* progressBar() const { return progress_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    // What the status bar says is running, next to the progress bar.
+    QString taskText() const;
 
     RunListModel* runList() const { return runs_; }
     QListView* runListView() const { return run_view_; }
@@ -82,6 +88,8 @@ class MainWindow : public QMainWindow {
     void buildStatusBar();
     void restoreSettings();
     void startNext();
+    void showQueries();
+    void cancelCurrent();
     void onLoaded(const QList<OpenRun>& runs);
     void onFailed(const QString& message);
     void showMessage(const QString& text, bool error);
@@ -105,6 +113,7 @@ class MainWindow : public QMainWindow {
     LoadJob* job_;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QLabel* task_ = nullptr;
     QLabel* message_ = nullptr;
     QMenu* recent_menu_ = nullptr;
     QAction* unit_ms_ = nullptr;

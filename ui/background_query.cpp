@@ -1,0 +1,42 @@
+#include "background_query.h"
+
+namespace tokenscope::ui {
+
+BackgroundQuery::BackgroundQuery(QObject* parent) : QObject(parent) {}
+
+quint64 BackgroundQuery::start(const QString& what) {
+    ++generation_;
+    setBusy(true, what);
+    return generation_;
+}
+
+bool BackgroundQuery::finish(quint64 generation) {
+    if (!isCurrent(generation)) {
+        emit discarded(generation);
+        return false;
+    }
+    setBusy(false, QString());
+    return true;
+}
+
+bool BackgroundQuery::cancel() {
+    if (!busy_) return false;
+    ++generation_;
+    setBusy(false, QString());
+    emit cancelled();
+    return true;
+}
+
+void BackgroundQuery::clear() {
+    ++generation_;
+    setBusy(false, QString());
+}
+
+void BackgroundQuery::setBusy(bool busy, const QString& what) {
+    if (busy == busy_ && (!busy || what == what_)) return;
+    busy_ = busy;
+    what_ = what;
+    emit busyChanged(busy, what);
+}
+
+}  // namespace tokenscope::ui
