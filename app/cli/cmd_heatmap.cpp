@@ -42,6 +42,12 @@ nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) 
             {"rows", rows}};
 }
 
+// Demangled C++ kernel names run to hundreds of characters; a table row keeps the head.
+std::string short_label(const std::string& label) {
+    constexpr std::size_t kMax = 60;
+    return label.size() <= kMax ? label : label.substr(0, kMax - 3) + "...";
+}
+
 void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     std::cout << "run: " << display_name(run.data) << "  (" << run.path << ")\n"
               << "P95 of " << to_string(map.spec.metric) << " in ms, rows by "
@@ -49,12 +55,14 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
               << " windows; blank = no samples; SLA = 1.2 x the row's peak P95\n";
     if (run.data.info.is_model()) std::cout << "  MODEL: cost-model run, not a measurement\n";
     std::cout << '\n';
+    // Columns are labelled from the first window, so traces with epoch clocks stay readable.
+    const std::int64_t origin = map.columns.empty() ? 0 : map.columns.front().start_ns;
     std::vector<std::string> header = {"row"};
-    for (const auto& w : map.columns) header.push_back(format_ms(double(w.start_ns), 1));
+    for (const auto& w : map.columns) header.push_back(format_ms(double(w.start_ns - origin), 1));
     header.insert(header.end(), {"SLA", "flag"});
     TextTable t(header);
     for (std::size_t r = 0; r < map.row_count(); ++r) {
-        std::vector<std::string> row = {map.row_labels[r]};
+        std::vector<std::string> row = {short_label(map.row_labels[r])};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
             row.push_back(cell.p95 ? format_ms(*cell.p95) : "");
@@ -64,7 +72,8 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
         t.add_row(row);
     }
     t.print(std::cout, false);
-    std::cout << "(column headers: window start in ms)\n\n";
+    std::cout << "(column headers: window start in ms from the first window; --csv or --json "
+                 "give full row labels)\n\n";
 }
 
 std::pair<int, int> parse_size(const std::string& text) {
