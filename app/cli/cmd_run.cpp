@@ -49,6 +49,7 @@ capture::CaptureConfig config_from(const ArgParser& p) {
     if (std::string problem = d.validate(*kernels::find_model_preset(c.model)); !problem.empty())
         throw UsageError{"run: " + problem};
     c.run_name = p.get("name");
+    c.pm_sampling = p.has("pm-sampling");
     return c;
 }
 
@@ -85,6 +86,9 @@ int cmd_run(const std::vector<std::string>& args) {
     p.option("out", "FILE", "the .tokenscope file to add the run to");
     p.option("progress", "MODE", "auto, bar, json (JSON lines on stdout) or none", "auto");
     p.flag("quiet", "do not print the report after the run");
+    p.flag("pm-sampling",
+           "cuda backend: also sample PCIe/NVLink bytes with CUPTI PM sampling (needs "
+           "profiling privileges)");
     if (!parse_or_help(p, args)) return kExitOk;
     if (!p.has("out")) throw UsageError{"run: --out FILE is required"};
     auto backend = capture::make_backend(p.get("backend"));

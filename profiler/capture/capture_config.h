@@ -19,6 +19,8 @@ struct CaptureConfig {
     JitterParams jitter;   // model backend
     HostTiming host;       // model backend
     std::string run_name;  // empty: the backend names the run
+    // cuda backend: CUPTI PM sampling of PCIe/NVLink, which needs profiling privileges.
+    bool pm_sampling = false;
 };
 
 }  // namespace tokenscope::capture

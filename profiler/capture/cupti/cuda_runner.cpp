@@ -18,6 +18,7 @@
 #include "kernel_spec_join.h"
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/decode_planner.h"
+#include "pm_sampler.h"
 #include "token_steps.h"
 #endif
 
@@ -87,7 +88,15 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
     options.decoder.steps_from_markers = false;  // steps are tokens, written below
     options.decoder.process_id = getpid();
     options.decoder.spec_join = &join;
-    options.on_writer_tick = [&nvml](store::RunWriter& w) { nvml.drain(w); };
+    PmSampler pm;
+    if (config.pm_sampling)
+        if (std::string why = pm.start(0); !why.empty())
+            writer.add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
+                                   "CUPTI PM sampling unavailable: " + why});
+    options.on_writer_tick = [&nvml, &pm](store::RunWriter& w) {
+        nvml.drain(w);
+        pm.poll(w);
+    };
     CuptiTracer tracer(options);
     tracer.start(writer);
     kernels::cuda::DecodeResult result;
@@ -103,6 +112,7 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
     tracer.stop();
     nvml.stop();
     nvml.drain(writer);
+    pm.stop(writer);
     write_steps(result, spec.decode, iterations, writer);
 }
 

@@ -129,17 +129,27 @@ bool Injection::start_tracing() {
     options.decoder.step_pattern = config_.steps_regex;
     options.decoder.steps_from_markers = !config_.steps_regex.empty();
     options.decoder.process_id = getpid();
-    if (config_.pm_sampling) {
-        say("--pm-sampling: CUPTI PM sampling is not implemented; PCIe/NVLink come from NVML");
-        writer_->add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
-                                 "CUPTI PM sampling was asked for but is not implemented; "
-                                 "PCIe/NVLink counters come from NVML"});
-    }
     // Counters stream into the run during capture: the tracer's writer thread, the
-    // only one touching the writer, drains the sampler; finish() takes the rest.
+    // only one touching the writer, drains the samplers; finish() takes the rest.
     nvml_ = std::make_unique<NvmlSampler>();
     nvml_->start();  // without NVML it queues an info diagnostic; tracing goes on
-    options.on_writer_tick = [nvml = nvml_.get()](store::RunWriter& w) { nvml->drain(w); };
+    if (config_.pm_sampling) pm_ = std::make_unique<cupti::PmSampler>();
+    // PM sampling starts on the first tick, not here: we run inside the program's
+    // cuInit, and the sampler's driver probe calls cuInit itself.
+    options.on_writer_tick = [nvml = nvml_.get(), pm = pm_.get(),
+                              tried = false](store::RunWriter& w) mutable {
+        nvml->drain(w);
+        if (!pm) return;
+        if (!tried) {
+            tried = true;
+            if (std::string why = pm->start(0); !why.empty()) {
+                say("--pm-sampling: " + why + "; PCIe/NVLink come from NVML");
+                w.add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
+                                  "CUPTI PM sampling unavailable: " + why});
+            }
+        }
+        pm->poll(w);
+    };
     point_nvtx_at_cupti();
     tracer_ = std::make_unique<cupti::CuptiTracer>(options);
     try {
@@ -185,6 +195,7 @@ void Injection::finish() noexcept {
         tracer_->stop();
         nvml_->stop();
         nvml_->drain(*writer_);
+        if (pm_) pm_->stop(*writer_);
         describe_gpu();
         writer_->update_info(info_);
         writer_->finish();

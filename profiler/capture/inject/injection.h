@@ -5,6 +5,7 @@
 #include <string>
 
 #include "capture/cupti/cupti_tracer.h"
+#include "capture/cupti/pm_sampler.h"
 #include "capture/nvml_sampler.h"
 #include "inject_config.h"
 #include "store/store_writer.h"
@@ -43,6 +44,7 @@ class Injection {
     std::unique_ptr<store::RunWriter> writer_;
     std::unique_ptr<cupti::CuptiTracer> tracer_;
     std::unique_ptr<NvmlSampler> nvml_;
+    std::unique_ptr<cupti::PmSampler> pm_;  // TOKENSCOPE_PM_SAMPLING=1 only
 };
 
 }  // namespace tokenscope::capture::inject
