@@ -79,22 +79,30 @@ void NsysCudaReader::read_runtime() {
     });
 }
 
+std::string NsysCudaReader::stream_columns(const char* table) const {
+    return "start, end, deviceId, streamId, " + db_.column_or(table, "correlationId", "0") + ", " +
+           db_.column_or(table, "globalPid", "0");
+}
+
+trace::Activity NsysCudaReader::stream_activity(sqlite3_stmt* s) {
+    Activity a;
+    a.start_ns = sqlite3_column_int64(s, 0);
+    a.end_ns = sqlite3_column_int64(s, 1);
+    const std::int64_t device = sqlite3_column_int64(s, 2);
+    const std::int64_t pid = sqlite3_column_int64(s, 5);
+    a.device = device_of(device);
+    a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
+    a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+    return a;
+}
+
 void NsysCudaReader::read_kernels() {
     if (!db_.has_table(kKernel)) return;
     // demangledName is what Nsight and Kineto show; shortName drops template arguments.
     std::string name = db_.has_column(kKernel, "demangledName") ? "demangledName" : "shortName";
-    std::string sql = "SELECT start, end, deviceId, streamId, " +
-                      db_.column_or(kKernel, "correlationId", "0") + ", " +
-                      db_.column_or(kKernel, "globalPid", "0") + ", " + name + " FROM " + kKernel;
+    std::string sql = "SELECT " + stream_columns(kKernel) + ", " + name + " FROM " + kKernel;
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
-        Activity a;
-        a.start_ns = sqlite3_column_int64(s, 0);
-        a.end_ns = sqlite3_column_int64(s, 1);
-        std::int64_t device = sqlite3_column_int64(s, 2);
-        std::int64_t pid = sqlite3_column_int64(s, 5);
-        a.device = device_of(device);
-        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
-        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        Activity a = stream_activity(s);
         a.name = strings_.intern(sqlite3_column_int64(s, 6));
         a.kind = ActivityKind::Kernel;
         push(a);
@@ -105,20 +113,11 @@ void NsysCudaReader::read_kernels() {
 
 void NsysCudaReader::read_memcpys() {
     if (!db_.has_table(kMemcpy)) return;
-    std::string sql =
-        "SELECT start, end, deviceId, streamId, " + db_.column_or(kMemcpy, "correlationId", "0") +
-        ", " + db_.column_or(kMemcpy, "globalPid", "0") + ", bytes, copyKind FROM " + kMemcpy;
+    std::string sql = "SELECT " + stream_columns(kMemcpy) + ", bytes, copyKind FROM " + kMemcpy;
     std::unordered_map<std::int64_t, std::uint32_t> names;
     std::int64_t unknown = 0;
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
-        Activity a;
-        a.start_ns = sqlite3_column_int64(s, 0);
-        a.end_ns = sqlite3_column_int64(s, 1);
-        std::int64_t device = sqlite3_column_int64(s, 2);
-        std::int64_t pid = sqlite3_column_int64(s, 5);
-        a.device = device_of(device);
-        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
-        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        Activity a = stream_activity(s);
         a.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
         std::int64_t kind = sqlite3_column_int64(s, 7);
         auto copy = schema_.copy_kind(kind);
@@ -142,20 +141,11 @@ void NsysCudaReader::read_memcpys() {
 
 void NsysCudaReader::read_memsets() {
     if (!db_.has_table(kMemset)) return;
-    std::string sql = "SELECT start, end, deviceId, streamId, " +
-                      db_.column_or(kMemset, "correlationId", "0") + ", " +
-                      db_.column_or(kMemset, "globalPid", "0") + ", " +
+    std::string sql = "SELECT " + stream_columns(kMemset) + ", " +
                       db_.column_or(kMemset, "bytes", "0") + " FROM " + kMemset;
     std::uint32_t name = run_.strings.intern("[CUDA memset]");
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
-        Activity a;
-        a.start_ns = sqlite3_column_int64(s, 0);
-        a.end_ns = sqlite3_column_int64(s, 1);
-        std::int64_t device = sqlite3_column_int64(s, 2);
-        std::int64_t pid = sqlite3_column_int64(s, 5);
-        a.device = device_of(device);
-        a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
-        a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
+        Activity a = stream_activity(s);
         a.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 6));
         a.name = name;
         a.kind = ActivityKind::Memset;

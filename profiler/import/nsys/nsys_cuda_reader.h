@@ -1,9 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
 #include "trace/run_data.h"
+
+struct sqlite3_stmt;
 
 namespace tokenscope::import {
 
@@ -31,6 +34,10 @@ class NsysCudaReader {
     void read_memsets();
     void read_syncs();
     std::uint32_t correlation(std::int64_t global_id, std::int64_t correlation_id);
+    // Kernels, copies and memsets share their first six columns: start, end, deviceId,
+    // streamId, correlationId, globalPid; these place the activity on its stream's lane.
+    std::string stream_columns(const char* table) const;
+    trace::Activity stream_activity(sqlite3_stmt* s);
     void push(const trace::Activity& a) { run_.activities.push_back(a); }
 
     const NsysDatabase& db_;
