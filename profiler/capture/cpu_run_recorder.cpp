@@ -12,9 +12,6 @@ namespace {
 using trace::Activity;
 using trace::ActivityKind;
 
-constexpr std::size_t kNameSlots =
-    2 * (static_cast<std::size_t>(kernels::KernelOp::SpecVerify) + 1);
-
 Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std::int64_t start,
                   std::int64_t end) {
     Activity a;
@@ -29,7 +26,7 @@ Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std
 }  // namespace
 
 CpuRunRecorder::CpuRunRecorder(store::RunWriter& writer, const kernels::DecodeConfig& decode)
-    : writer_(writer), decode_(decode), kernel_names_(kNameSlots, 0) {}
+    : writer_(writer), decode_(decode), kernel_name_(writer) {}
 
 std::int64_t CpuRunRecorder::now_ns() {
     timespec ts{};
@@ -119,17 +116,11 @@ void CpuRunRecorder::kernel_begin() {
 }
 
 void CpuRunRecorder::kernel_end(const kernels::KernelSpec& work) {
-    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name(work), kernel_start_ns_,
+    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name_(work), kernel_start_ns_,
                       now_ns());
     k.flops = work.flops;
     k.bytes = work.bytes();
     writer_.add_activity(k);
-}
-
-std::uint32_t CpuRunRecorder::kernel_name(const kernels::KernelSpec& work) {
-    const std::size_t slot = static_cast<std::size_t>(work.op) * 2 + (work.draft ? 1 : 0);
-    if (kernel_names_[slot] == 0) kernel_names_[slot] = writer_.intern(work.name());
-    return kernel_names_[slot];
 }
 
 }  // namespace tokenscope::capture

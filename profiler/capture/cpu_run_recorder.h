@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel_name_cache.h"
 #include "kernels/cpu/kernel_observer.h"
 #include "kernels/cpu/reference_decoder.h"
 #include "kernels/decode_config.h"
@@ -32,14 +33,13 @@ class CpuRunRecorder : public kernels::cpu::KernelObserver {
     void kernel_end(const kernels::KernelSpec& work) override;
 
   private:
-    std::uint32_t kernel_name(const kernels::KernelSpec& work);
     void add_steps(const kernels::cpu::IterationResult& result, std::int64_t emission_ns);
 
     store::RunWriter& writer_;
     kernels::DecodeConfig decode_;
     std::uint16_t host_lane_ = 0, compute_lane_ = 0, step_lane_ = 0;
     std::uint32_t host_range_name_ = 0;
-    std::vector<std::uint32_t> kernel_names_;  // by (op, draft); 0 = not interned yet
+    KernelNameCache kernel_name_;
     std::int64_t arrival_ns_ = 0;
     std::int64_t iteration_start_ns_ = 0;
     std::int64_t kernel_start_ns_ = 0;

@@ -19,9 +19,6 @@ Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std
     return a;
 }
 
-constexpr std::size_t kNameSlots =
-    2 * (static_cast<std::size_t>(kernels::KernelOp::SpecVerify) + 1);
-
 }  // namespace
 
 ModelSimulator::ModelSimulator(const ModelRunSpec& spec, store::RunWriter& writer)
@@ -30,7 +27,7 @@ ModelSimulator::ModelSimulator(const ModelRunSpec& spec, store::RunWriter& write
       planner_(spec.shape, spec.decode),
       cost_(roofline_of(spec.gpu)),
       jitter_(spec.jitter, spec.decode.seed),
-      kernel_names_(kNameSlots, 0) {}
+      kernel_name_(writer) {}
 
 void ModelSimulator::add_lanes() {
     constexpr std::int64_t kPid = 1;
@@ -118,8 +115,8 @@ void ModelSimulator::launch(const kernels::KernelSpec& kernel, std::int64_t read
     const std::int64_t start =
         std::max({api_start + spec_.host.launch_latency_ns, compute_free_ns_, ready_ns});
     compute_free_ns_ = start + jitter_.kernel(cost_.kernel_ns(kernel));
-    auto k =
-        activity(ActivityKind::Kernel, compute_lane_, kernel_name(kernel), start, compute_free_ns_);
+    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name_(kernel), start,
+                      compute_free_ns_);
     k.flops = kernel.flops;
     k.bytes = kernel.bytes();
     k.correlation = corr;
@@ -172,12 +169,6 @@ void ModelSimulator::add_requests() {
         req.output_len = static_cast<std::int32_t>(c.new_tokens);
         writer_.add_request(req);
     }
-}
-
-std::uint32_t ModelSimulator::kernel_name(const kernels::KernelSpec& kernel) {
-    const std::size_t slot = static_cast<std::size_t>(kernel.op) * 2 + (kernel.draft ? 1 : 0);
-    if (kernel_names_[slot] == 0) kernel_names_[slot] = writer_.intern(kernel.name());
-    return kernel_names_[slot];
 }
 
 }  // namespace tokenscope::capture

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "jitter_model.h"
+#include "kernel_name_cache.h"
 #include "kernels/cost_model.h"
 #include "kernels/decode_planner.h"
 #include "model_workload.h"
@@ -43,7 +44,6 @@ class ModelSimulator {
     std::int64_t synchronize(std::int64_t done_ns);
     void add_steps(const kernels::IterationPlan& plan, const IterationTimes& t);
     void add_requests();
-    std::uint32_t kernel_name(const kernels::KernelSpec& kernel);
 
     ModelRunSpec spec_;
     store::RunWriter& writer_;
@@ -54,7 +54,7 @@ class ModelSimulator {
     std::uint16_t host_lane_ = 0, compute_lane_ = 0, copy_lane_ = 0, step_lane_ = 0;
     std::uint32_t launch_name_ = 0, memcpy_name_ = 0, sync_name_ = 0;
     std::uint32_t h2d_name_ = 0, d2h_name_ = 0;
-    std::vector<std::uint32_t> kernel_names_;  // by (op, draft); 0 = not interned yet
+    KernelNameCache kernel_name_;
 
     std::int64_t host_ns_ = kRunStartNs;  // where the host thread is
     std::int64_t compute_free_ns_ = 0;    // end of the last kernel
