@@ -6,22 +6,13 @@
 
 #include <string>
 
+#include "activity_factory.h"
+
 namespace tokenscope::capture {
 namespace {
 
 using trace::Activity;
 using trace::ActivityKind;
-
-Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std::int64_t start,
-                  std::int64_t end) {
-    Activity a;
-    a.kind = kind;
-    a.lane = lane;
-    a.name = name;
-    a.start_ns = start;
-    a.end_ns = end;
-    return a;
-}
 
 }  // namespace
 
@@ -53,13 +44,13 @@ void CpuRunRecorder::iteration_begin() {
 
 void CpuRunRecorder::iteration_end(const kernels::cpu::IterationResult& result) {
     const std::int64_t emission = now_ns();
-    writer_.add_activity(
-        activity(ActivityKind::Range, host_lane_, host_range_name_, iteration_start_ns_, emission));
+    writer_.add_activity(make_activity(ActivityKind::Range, host_lane_, host_range_name_,
+                                       iteration_start_ns_, emission));
     const char* name = result.prefill                                       ? "prefill"
                        : decode_.strategy == kernels::Strategy::Speculative ? "speculative decode"
                                                                             : "decode";
-    writer_.add_activity(activity(ActivityKind::Range, step_lane_, writer_.intern(name),
-                                  iteration_start_ns_, emission));
+    writer_.add_activity(make_activity(ActivityKind::Range, step_lane_, writer_.intern(name),
+                                       iteration_start_ns_, emission));
     add_steps(result, emission);
     if (!result.prefill && decode_.strategy == kernels::Strategy::Speculative) {
         drafted_ += decode_.gamma;
@@ -116,8 +107,8 @@ void CpuRunRecorder::kernel_begin() {
 }
 
 void CpuRunRecorder::kernel_end(const kernels::KernelSpec& work) {
-    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name_(work), kernel_start_ns_,
-                      now_ns());
+    auto k = make_activity(ActivityKind::Kernel, compute_lane_, kernel_name_(work),
+                           kernel_start_ns_, now_ns());
     k.flops = work.flops;
     k.bytes = work.bytes();
     writer_.add_activity(k);

@@ -2,22 +2,13 @@
 
 #include <algorithm>
 
+#include "activity_factory.h"
+
 namespace tokenscope::capture {
 namespace {
 
 using trace::Activity;
 using trace::ActivityKind;
-
-Activity activity(ActivityKind kind, std::uint16_t lane, std::uint32_t name, std::int64_t start,
-                  std::int64_t end) {
-    Activity a;
-    a.kind = kind;
-    a.lane = lane;
-    a.name = name;
-    a.start_ns = start;
-    a.end_ns = end;
-    return a;
-}
 
 }  // namespace
 
@@ -78,8 +69,8 @@ ModelSimulator::IterationTimes ModelSimulator::simulate(const kernels::Iteration
                        : planner_.config().strategy == kernels::Strategy::Speculative
                            ? "speculative decode"
                            : "decode";
-    writer_.add_activity(
-        activity(ActivityKind::Range, step_lane_, writer_.intern(name), t.start_ns, t.emission_ns));
+    writer_.add_activity(make_activity(ActivityKind::Range, step_lane_, writer_.intern(name),
+                                       t.start_ns, t.emission_ns));
     host_ns_ = t.emission_ns + jitter_.api(spec_.host.scheduler_gap_ns);
     return t;
 }
@@ -89,13 +80,14 @@ std::int64_t ModelSimulator::copy(trace::CopyKind kind, std::uint64_t bytes,
     const std::uint32_t corr = ++correlation_;
     const std::int64_t api_start = host_ns_;
     host_ns_ += jitter_.api(spec_.host.memcpy_api_ns);
-    auto api = activity(ActivityKind::Api, host_lane_, memcpy_name_, api_start, host_ns_);
+    auto api = make_activity(ActivityKind::Api, host_lane_, memcpy_name_, api_start, host_ns_);
     api.correlation = corr;
     writer_.add_activity(api);
     const std::int64_t start =
         std::max({api_start + spec_.host.launch_latency_ns, copy_free_ns_, ready_ns});
     copy_free_ns_ = start + jitter_.kernel(cost_.copy_ns(bytes));
-    auto c = activity(ActivityKind::Memcpy, copy_lane_,
+    auto c =
+        make_activity(ActivityKind::Memcpy, copy_lane_,
                       kind == trace::CopyKind::H2D ? h2d_name_ : d2h_name_, start, copy_free_ns_);
     c.copy = kind;
     c.bytes = bytes;
@@ -109,14 +101,14 @@ void ModelSimulator::launch(const kernels::KernelSpec& kernel, std::int64_t read
     const std::uint32_t corr = ++correlation_;
     const std::int64_t api_start = host_ns_;
     host_ns_ += jitter_.api(spec_.host.launch_api_ns);
-    auto api = activity(ActivityKind::Api, host_lane_, launch_name_, api_start, host_ns_);
+    auto api = make_activity(ActivityKind::Api, host_lane_, launch_name_, api_start, host_ns_);
     api.correlation = corr;
     writer_.add_activity(api);
     const std::int64_t start =
         std::max({api_start + spec_.host.launch_latency_ns, compute_free_ns_, ready_ns});
     compute_free_ns_ = start + jitter_.kernel(cost_.kernel_ns(kernel));
-    auto k = activity(ActivityKind::Kernel, compute_lane_, kernel_name_(kernel), start,
-                      compute_free_ns_);
+    auto k = make_activity(ActivityKind::Kernel, compute_lane_, kernel_name_(kernel), start,
+                           compute_free_ns_);
     k.flops = kernel.flops;
     k.bytes = kernel.bytes();
     k.correlation = corr;
@@ -127,7 +119,7 @@ void ModelSimulator::launch(const kernels::KernelSpec& kernel, std::int64_t read
 std::int64_t ModelSimulator::synchronize(std::int64_t done_ns) {
     const std::int64_t start = host_ns_;
     const std::int64_t end = std::max(done_ns, start + jitter_.api(spec_.host.sync_min_ns));
-    auto s = activity(ActivityKind::Sync, host_lane_, sync_name_, start, end);
+    auto s = make_activity(ActivityKind::Sync, host_lane_, sync_name_, start, end);
     s.correlation = ++correlation_;
     writer_.add_activity(s);
     host_ns_ = end;
