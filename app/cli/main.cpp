@@ -7,8 +7,7 @@
 
 #include "arg_parser.h"
 #include "commands.h"
-#include "import/import_error.h"
-#include "store/store_error.h"
+#include "trace/file_error.h"
 #include "trace/progress.h"
 #ifdef TOKENSCOPE_HAVE_CUPTI
 #include "capture/cupti/cuda_runner.h"
@@ -72,10 +71,7 @@ int main(int argc, char** argv) {
     } catch (const cli::UsageError& e) {
         std::cerr << "tokenscope-cli " << e.message << '\n';
         return cli::kExitBadInput;
-    } catch (const store::StoreError& e) {
-        std::cerr << "tokenscope-cli: " << e.what() << '\n';
-        return cli::kExitBadInput;
-    } catch (const import::ImportError& e) {
+    } catch (const trace::FileError& e) {  // store and import errors alike
         std::cerr << "tokenscope-cli: " << e.what() << '\n';
         return cli::kExitBadInput;
     } catch (const trace::Cancelled&) {

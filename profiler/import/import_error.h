@@ -1,21 +1,13 @@
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include "trace/file_error.h"
 
 namespace tokenscope::import {
 
-// "trace.json.gz: truncated gzip stream at byte 1234": file first, then the problem.
-class ImportError : public std::runtime_error {
-  public:
-    ImportError(const std::string& path, const std::string& problem)
-        : std::runtime_error(path + ": " + problem), path_(path), problem_(problem) {}
-    const std::string& path() const { return path_; }
-    const std::string& problem() const { return problem_; }
-
-  private:
-    std::string path_;
-    std::string problem_;
+// A foreign trace that cannot be read: "trace.json.gz: truncated gzip stream".
+class ImportError : public trace::FileError {
+public:
+    using trace::FileError::FileError;
 };
 
 }  // namespace tokenscope::import
