@@ -29,12 +29,26 @@ void launch_rms_norm(DType dtype, const void* x, const void* weight, void* y, st
                      std::int64_t rows_in, std::int64_t rows_out, std::int64_t hidden, float eps,
                      cudaStream_t stream);
 
+// Decode GEMV scratch: with few output columns (n = hidden) one block per column tile
+// leaves most SMs idle, so k is split over gemv_splits(k, n) blocks; each writes fp32
+// partials and the last block of a tile reduces them in the same kernel (one launch,
+// as the plan counts). partials: kMaxGemvRows * splits * n floats; counters: one per
+// 32-column tile, zero before the first use (the kernel leaves them zero).
+struct GemvScratch {
+    float* partials = nullptr;
+    unsigned int* counters = nullptr;
+};
+constexpr int kMaxGemvRows = 8;
+constexpr int kGemvTileColumns = 32;
+std::int64_t gemv_splits(std::int64_t k, std::int64_t n);
+std::int64_t gemv_partial_floats(std::int64_t k, std::int64_t n);  // 0 when unsplit
+
 // y[m][n] = sum_k x[m][k] w[k][n] (+ residual[m][n]); w is [k][n] row-major. y is fp32
-// when y_fp32 (logits), else dtype. residual may alias y. A GEMV kernel for m <= 8
-// (decode), a tiled GEMM otherwise (prefill).
+// when y_fp32 (logits), else dtype. residual may alias y. A split-k GEMV kernel for
+// m <= kMaxGemvRows (decode), a tiled GEMM otherwise (prefill).
 void launch_matmul(DType dtype, const void* x, const void* w, void* y, bool y_fp32,
                    const void* residual, std::int64_t m, std::int64_t k, std::int64_t n,
-                   cudaStream_t stream);
+                   const GemvScratch& scratch, cudaStream_t stream);
 
 struct AttentionShape {
     std::int64_t sequences = 1;

@@ -52,6 +52,22 @@ DeviceWorkspace::DeviceWorkspace(const DecodeSchedule& schedule) {
                                  "attention partials");
     attn_counters =
         DeviceBuffer(seqs * static_cast<std::size_t>(s.heads) * 4, "attention counters");
+    // The decode products (k, n): qkv, o, gate_up, down and the LM head.
+    const std::int64_t shapes[][2] = {{s.hidden, static_cast<std::int64_t>(qkvw)},
+                                      {static_cast<std::int64_t>(qw), s.hidden},
+                                      {s.hidden, 2 * s.ffn},
+                                      {s.ffn, s.hidden},
+                                      {s.hidden, s.vocab}};
+    std::int64_t partial_floats = 0, tiles = 0;
+    for (const auto& [k, n] : shapes) {
+        partial_floats = std::max(partial_floats, gemv_partial_floats(k, n));
+        tiles = std::max(tiles, (n + kGemvTileColumns - 1) / kGemvTileColumns);
+    }
+    if (partial_floats > 0) {
+        gemv_partials =
+            DeviceBuffer(static_cast<std::size_t>(partial_floats) * sizeof(float), "gemv partials");
+        gemv_counters = DeviceBuffer(static_cast<std::size_t>(tiles) * 4, "gemv counters");
+    }
     if (c.strategy == Strategy::TopK) {
         topk_values = DeviceBuffer(seqs * static_cast<std::size_t>(c.top_k) * 4, "top-k values");
         topk_ids = DeviceBuffer(seqs * static_cast<std::size_t>(c.top_k) * 4, "top-k ids");

@@ -4,6 +4,7 @@
 
 #include "decode_schedule.h"
 #include "device_buffer.h"
+#include "device_ops.h"
 
 namespace tokenscope::kernels::cuda {
 
@@ -23,6 +24,9 @@ class DeviceWorkspace {
 
     // Sampler outputs alternate so a beam step reads the previous step's scores while
     // writing its own.
+    GemvScratch gemv_scratch() const {
+        return {gemv_partials.as<float>(), gemv_counters.as<unsigned int>()};
+    }
     std::int32_t* sampler_out(std::int32_t iteration) const {
         return sampler_[iteration % 2].as<std::int32_t>();
     }
@@ -31,6 +35,7 @@ class DeviceWorkspace {
     DeviceBuffer x, xn, qkv, q, attn, gate_up, act, head_in, logits;
     DeviceBuffer prompt_ids, ids;                  // int32
     DeviceBuffer attn_partials, attn_counters;     // split attention scratch
+    DeviceBuffer gemv_partials, gemv_counters;     // split-k decode GEMV scratch
     DeviceBuffer topk_values, topk_ids, beam_lse;  // sampler scratch
     DeviceBuffer beam_initial_scores;              // 0 for beam 0, -inf for the others
     std::int64_t capacity = 0;                     // KV positions per sequence

@@ -1,11 +1,13 @@
 // Per-token kernels of a block: weight fill, embedding gather, RMSNorm, the matrix
 // products, RoPE and SiLU*mul. Clear before fast: fp32 accumulation, grid-stride loops.
+#include <algorithm>
 #include <cstdint>
 
 #include "counter_draw.h"
 #include "device_math.cuh"
 #include "device_ops.h"
 #include "dtype_dispatch.cuh"
+#include "gemv_kernels.cuh"
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -48,35 +50,6 @@ __global__ void rms_norm_kernel(const T* x, const T* w, T* y, i64 rows_in, i64 r
     const float inv = 1.0f / sqrtf(total / static_cast<float>(hidden) + eps);
     for (i64 e = threadIdx.x; e < hidden; e += blockDim.x)
         y[out_row * hidden + e] = from_float<T>(to_float(in[e]) * inv * to_float(w[e]));
-}
-
-constexpr int kGemvRows = 8;  // tokens one GEMV launch handles
-constexpr int kGemvSlices = 8;
-
-// Decode: 32 output columns per block, the k range split over 8 thread rows, partial
-// sums reduced in shared memory. Adjacent threads read adjacent weights (coalesced).
-template <typename T, typename Out>
-__global__ void gemv_kernel(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k,
-                            i64 n) {
-    __shared__ float partial[kGemvSlices][kGemvRows][32];
-    const i64 col = blockIdx.x * 32 + threadIdx.x;
-    float acc[kGemvRows] = {};
-    if (col < n) {
-        for (i64 kk = threadIdx.y; kk < k; kk += kGemvSlices) {
-            const float wv = to_float(w[kk * n + col]);
-            for (int t = 0; t < kGemvRows; ++t)
-                if (t < m) acc[t] += to_float(x[t * k + kk]) * wv;
-        }
-    }
-    for (int t = 0; t < kGemvRows; ++t) partial[threadIdx.y][t][threadIdx.x] = acc[t];
-    __syncthreads();
-    if (col >= n) return;
-    for (int t = threadIdx.y; t < m; t += kGemvSlices) {
-        float sum = 0.0f;
-        for (int s = 0; s < kGemvSlices; ++s) sum += partial[s][t][threadIdx.x];
-        if (residual) sum += to_float(residual[t * n + col]);
-        y[t * n + col] = from_float<Out>(sum);
-    }
 }
 
 constexpr int kTile = 16;
@@ -145,10 +118,27 @@ __global__ void silu_mul_kernel(const T* gu, T* out, i64 tokens, i64 ffn) {
 
 template <typename T, typename Out>
 void matmul_typed(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k, i64 n,
-                  cudaStream_t stream) {
-    if (m <= kGemvRows) {
-        gemv_kernel<T, Out><<<grid_for(n, 32, 1ll << 30), dim3(32, kGemvSlices), 0, stream>>>(
-            x, w, y, residual, m, k, n);
+                  const GemvScratch& scratch, cudaStream_t stream) {
+    if (m <= kMaxGemvRows) {
+        const bool split = scratch.partials && scratch.counters;
+        const i64 splits = split ? gemv_splits(k, n) : 1;
+        if (n % gemv::kPackColumns == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0) {
+            const dim3 grid(static_cast<unsigned>((n + gemv::kPackTile - 1) / gemv::kPackTile),
+                            static_cast<unsigned>(splits));
+            gemv::gemv_pack_kernel<T, Out>
+                <<<grid, gemv::kPackThreads * gemv::kPackSlices, 0, stream>>>(
+                    x, w, y, residual, m, k, n, static_cast<int>(splits), scratch.partials,
+                    scratch.counters);
+            return;
+        }
+        // Fewer splits over more, narrower tiles: within what the scratch was sized for.
+        const i64 tiles = (n + kGemvTileColumns - 1) / kGemvTileColumns;
+        const i64 narrow = split ? std::max<i64>(1, std::min<i64>(splits, 512 / tiles)) : 1;
+        gemv::gemv_scalar_kernel<T, Out>
+            <<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(narrow)),
+               dim3(kGemvTileColumns, gemv::kScalarSlices), 0, stream>>>(
+                x, w, y, residual, m, k, n, static_cast<int>(narrow), scratch.partials,
+                scratch.counters);
         return;
     }
     const dim3 grid(static_cast<unsigned>((n + kTile - 1) / kTile),
@@ -191,19 +181,34 @@ void launch_rms_norm(DType dtype, const void* x, const void* weight, void* y, st
     });
 }
 
+// Enough blocks for about four per SM of an H100/H200, each with at least 256 rows of k;
+// sized for the vector kernel's 64-column tiles (the scalar one uses no more).
+std::int64_t gemv_splits(std::int64_t k, std::int64_t n) {
+    constexpr std::int64_t kTargetBlocks = 512, kMinRows = 256, kMaxSplits = 32;
+    const std::int64_t tiles = (n + gemv::kPackTile - 1) / gemv::kPackTile;
+    std::int64_t s = (kTargetBlocks + tiles - 1) / tiles;
+    s = std::min({s, k / kMinRows, kMaxSplits});
+    return std::max<std::int64_t>(s, 1);
+}
+
+std::int64_t gemv_partial_floats(std::int64_t k, std::int64_t n) {
+    const std::int64_t s = gemv_splits(k, n);
+    return s > 1 ? kMaxGemvRows * s * n : 0;
+}
+
 void launch_matmul(DType dtype, const void* x, const void* w, void* y, bool y_fp32,
                    const void* residual, std::int64_t m, std::int64_t k, std::int64_t n,
-                   cudaStream_t stream) {
+                   const GemvScratch& scratch, cudaStream_t stream) {
     dispatch_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const auto* xt = static_cast<const T*>(x);
         const auto* wt = static_cast<const T*>(w);
         if (y_fp32)
             matmul_typed<T, float>(xt, wt, static_cast<float*>(y),
-                                   static_cast<const float*>(residual), m, k, n, stream);
+                                   static_cast<const float*>(residual), m, k, n, scratch, stream);
         else
             matmul_typed<T, T>(xt, wt, static_cast<T*>(y), static_cast<const T*>(residual), m, k, n,
-                               stream);
+                               scratch, stream);
     });
 }
 

@@ -95,7 +95,7 @@ void PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st)
                                    kRmsEps, stream_);
         case KernelOp::QkvProj:
             return launch_matmul(dt, ws_.xn.get(), w.wqkv, ws_.qkv.get(), false, nullptr, t,
-                                 s.hidden, qkvw, stream_);
+                                 s.hidden, qkvw, ws_.gemv_scratch(), stream_);
         case KernelOp::Rope:
             return launch_rope(dt, ws_.qkv.get(), ws_.q.get(), ws_.k_cache(k.layer),
                                ws_.v_cache(k.layer), attention_shape(p), model_.rope_cos(),
@@ -109,18 +109,18 @@ void PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st)
         }
         case KernelOp::OProj:  // residual add fused: x += attn . Wo
             return launch_matmul(dt, ws_.attn.get(), w.wo, ws_.x.get(), false, ws_.x.get(), t, qw,
-                                 s.hidden, stream_);
+                                 s.hidden, ws_.gemv_scratch(), stream_);
         case KernelOp::MlpNorm:
             return launch_rms_norm(dt, ws_.x.get(), w.mlp_norm, ws_.xn.get(), t, 1, 1, s.hidden,
                                    kRmsEps, stream_);
         case KernelOp::MlpGateUp:
             return launch_matmul(dt, ws_.xn.get(), w.w_gate_up, ws_.gate_up.get(), false, nullptr,
-                                 t, s.hidden, 2 * s.ffn, stream_);
+                                 t, s.hidden, 2 * s.ffn, ws_.gemv_scratch(), stream_);
         case KernelOp::SiluMul:
             return launch_silu_mul(dt, ws_.gate_up.get(), ws_.act.get(), t, s.ffn, stream_);
         case KernelOp::MlpDown:
             return launch_matmul(dt, ws_.act.get(), w.w_down, ws_.x.get(), false, ws_.x.get(), t,
-                                 s.ffn, s.hidden, stream_);
+                                 s.ffn, s.hidden, ws_.gemv_scratch(), stream_);
         default:
             throw std::logic_error("pass launcher: " + std::string(k.name()) +
                                    " is not a layer op");
@@ -141,7 +141,8 @@ void PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) 
                                    stream_);
         case KernelOp::LmHead:
             return launch_matmul(s.dtype, ws_.head_in.get(), model_.lm_head(), ws_.logits.get(),
-                                 true, nullptr, rows, s.hidden, s.vocab, stream_);
+                                 true, nullptr, rows, s.hidden, s.vocab, ws_.gemv_scratch(),
+                                 stream_);
         case KernelOp::Argmax:
             if (st.draft_out) return launch_argmax(logits, rows, s.vocab, st.draft_out, 1, stream_);
             return launch_argmax(logits, rows, s.vocab, out, 1, stream_);

@@ -35,9 +35,7 @@ ModelRunSpec resolve_model_run(const CaptureConfig& config) {
     spec.decode = config.decode;
     spec.jitter = config.jitter;
     spec.host = config.host;
-    spec.run_name = config.run_name.empty()
-                        ? "model " + spec.shape.name + " on " + spec.gpu.name + " (model)"
-                        : config.run_name;
+    spec.run_name = config.run_name;  // empty: each backend names its run
     if (auto e = spec.shape.validate(); !e.empty())
         throw std::invalid_argument("model '" + spec.shape.name + "': " + e);
     if (auto e = spec.decode.validate(spec.shape); !e.empty())
@@ -87,7 +85,9 @@ std::string model_workload_json(const ModelRunSpec& s) {
 
 trace::RunInfo model_run_info(const ModelRunSpec& spec) {
     trace::RunInfo info;
-    info.name = spec.run_name;
+    info.name = spec.run_name.empty()
+                    ? "model " + spec.shape.name + " on " + spec.gpu.name + " (model)"
+                    : spec.run_name;
     info.source = trace::Source::Model;
     info.created_ns = wall_clock_ns();
     info.host = host_name();

@@ -16,7 +16,7 @@ BUILD=${BUILD_DIR:-$ROOT/build/release}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH="$CUDA_HOME/bin:$PATH"
 JOBS=$(nproc 2>/dev/null || echo 4)
-BUDGET_S=470  # stop starting new work after this, to end inside 8 minutes
+BUDGET_S=${BUDGET_S:-470}  # stop starting new work after this, to end inside 8 minutes
 mkdir -p "$OUT"
 CLI="$BUILD/app/cli/tokenscope-cli"
 SHAPE=(--preset tiny --tokens 64 --batch 2)
@@ -113,6 +113,20 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     else tail -30 "$OUT/build.log"; check "build" FAIL "see build.log"; finish 1; fi
 fi
 [ -x "$CLI" ] || { check "build" FAIL "no $CLI"; finish 1; }
+
+# --- 1b. unit tests that need the GPU (they skip themselves without one) ---------------
+step "GPU unit tests: kernels_cuda_*, cupti_*, capture_* from $BUILD/tests"
+ut_pass=0; ut_fail=()
+while IFS= read -r t; do
+    if timeout 120 "$t" --gtest_brief=1 >"$OUT/$(basename "$t").log" 2>&1; then
+        ut_pass=$((ut_pass + 1))
+    else
+        ut_fail+=("$(basename "$t")"); tail -25 "$OUT/$(basename "$t").log"
+    fi
+done < <(find "$BUILD/tests" -type f -executable \( -name 'kernels_cuda_*' \
+    -o -name 'cupti_*_test' -o -name 'capture_*_test' \) 2>/dev/null | sort)
+if [ ${#ut_fail[@]} -eq 0 ]; then check "GPU unit tests" PASS "$ut_pass executables"
+else check "GPU unit tests" FAIL "${ut_fail[*]}"; fi
 
 # --- 2. the cuda backend --------------------------------------------------------------
 step "decode run, cuda backend: tokenscope-cli run --backend cuda ${SHAPE[*]}"

@@ -1,5 +1,7 @@
 #include "cuda_run_info.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -46,6 +48,17 @@ trace::GpuInfo device_gpu(int device) {
     return gpu;
 }
 
+// The model backend's description of the workload, less the cost model's parts: this
+// run was measured, on the device it names.
+std::string cuda_workload_json(const ModelRunSpec& spec, const trace::GpuInfo& gpu) {
+    nlohmann::json j = nlohmann::json::parse(model_workload_json(spec));
+    j["backend"] = "cuda";
+    j["measured"] = "traced with CUPTI: the workload's CUDA kernels on " + gpu.name;
+    j["gpu"] = gpu.name;
+    for (const char* key : {"cost_model", "host", "jitter"}) j.erase(key);
+    return j.dump();
+}
+
 }  // namespace
 
 trace::RunInfo cuda_run_info(const ModelRunSpec& spec, int device) {
@@ -60,7 +73,7 @@ trace::RunInfo cuda_run_info(const ModelRunSpec& spec, int device) {
     int v = 0;
     if (cudaDriverGetVersion(&v) == cudaSuccess) info.driver_version = version_text(v);
     if (cudaRuntimeGetVersion(&v) == cudaSuccess) info.cuda_version = version_text(v);
-    info.workload_json = model_workload_json(spec);
+    info.workload_json = cuda_workload_json(spec, info.gpu);
     return info;
 }
 
