@@ -41,6 +41,22 @@ QString TimeFormat::bytes(std::uint64_t bytes) {
                   : QString::number(v, 'f', 2) + QLatin1Char(' ') + QLatin1String(kUnits[u]);
 }
 
+QString TimeFormat::counter(double value, const QString& lane_name) {
+    if (!lane_name.contains(QStringLiteral("bytes/s"))) return QString::number(value, 'g', 3);
+    static const char* const kUnits[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+    double v = value;
+    int u = 0;
+    while (std::abs(v) >= 1000.0 && u < 4) {
+        v /= 1000.0;
+        ++u;
+    }
+    return QString::number(v, 'f',
+                           std::abs(v) < 10.0 && u > 0 ? 2
+                           : std::abs(v) < 100.0       ? 1
+                                                       : 0) +
+           QLatin1Char(' ') + QLatin1String(kUnits[u]);
+}
+
 QString TimeFormat::share(double fraction) {
     return QString::number(fraction * 100.0, 'f', 1) + QStringLiteral(" %");
 }

@@ -18,6 +18,9 @@ class TimeFormat {
     // A timestamp relative to the run's origin, with as many decimals as the tick step needs.
     static QString tick(std::int64_t ns, std::int64_t step_ns, TimeUnit unit);
     static QString bytes(std::uint64_t bytes);
+    // A counter lane's value: rates of lanes named "... bytes/s" in SI units
+    // ("494 MB/s", as link bandwidths are quoted), other counters with 3 digits.
+    static QString counter(double value, const QString& lane_name);
     static QString share(double fraction);
     static QString to_settings(TimeUnit unit);
     static TimeUnit from_settings(const QString& text);

@@ -8,6 +8,7 @@
 
 #include "category_colors.h"
 #include "span_folder.h"
+#include "time_format.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -160,7 +161,8 @@ void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) con
     }
     p.drawPath(line);
     p.setPen(palette_.color(QPalette::PlaceholderText));
-    p.drawText(QPointF(4, top + 10), QString::number(top_value, 'g', 3));
+    const std::string& name = s_.index->run().lanes[lane].name;
+    p.drawText(QPointF(4, top + 10), TimeFormat::counter(top_value, QString::fromStdString(name)));
 }
 
 void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const {

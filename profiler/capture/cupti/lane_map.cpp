@@ -26,9 +26,9 @@ std::uint16_t LaneMap::stream(std::uint32_t device, std::uint32_t context, std::
     if (key == last_stream_key_) return last_stream_lane_;
     auto it = streams_.find(key);
     if (it == streams_.end()) {
+        // Short enough for the timeline's lane labels; Nsight shows "Stream N" alike.
         const std::string name = "GPU " + std::to_string(device) + " stream " +
-                                 std::to_string(stream) + " (context " + std::to_string(context) +
-                                 ")";
+                                 std::to_string(stream) + " (ctx " + std::to_string(context) + ")";
         trace::Lane lane{trace::LaneKind::GpuStream, static_cast<std::int32_t>(device), process_id_,
                          stream, name};
         it = streams_.emplace(key, add(lane)).first;
