@@ -52,28 +52,65 @@ __global__ void rms_norm_kernel(const T* x, const T* w, T* y, i64 rows_in, i64 r
         y[out_row * hidden + e] = from_float<T>(to_float(in[e]) * inv * to_float(w[e]));
 }
 
-constexpr int kTile = 16;
+constexpr int kGemmTile = 64;     // outputs per block side
+constexpr int kGemmDepth = 16;    // k per shared-memory stage
+constexpr int kGemmThreads = 16;  // per block side; each thread owns 4 x 4 outputs
+constexpr int kGemmPerThread = kGemmTile / kGemmThreads;
 
-// Prefill: a plain shared-memory tiled GEMM, one output per thread.
+// Prefill: 64 x 64 output tiles, fp32 in shared memory, each thread accumulating a
+// 4 x 4 register block so that one shared load feeds several FMAs. A thread's rows
+// and columns are 16 apart, so a warp reads consecutive banks and stores coalesced.
 template <typename T, typename Out>
-__global__ void gemm_kernel(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k,
-                            i64 n) {
-    __shared__ float xs[kTile][kTile];
-    __shared__ float ws[kTile][kTile];
-    const i64 row = blockIdx.y * static_cast<i64>(kTile) + threadIdx.y;
-    const i64 col = blockIdx.x * static_cast<i64>(kTile) + threadIdx.x;
-    float acc = 0.0f;
-    for (i64 k0 = 0; k0 < k; k0 += kTile) {
-        const i64 kx = k0 + threadIdx.x, kw = k0 + threadIdx.y;
-        xs[threadIdx.y][threadIdx.x] = row < m && kx < k ? to_float(x[row * k + kx]) : 0.0f;
-        ws[threadIdx.y][threadIdx.x] = kw < k && col < n ? to_float(w[kw * n + col]) : 0.0f;
+__global__ void __launch_bounds__(kGemmThreads* kGemmThreads)
+    gemm_kernel(const T* x, const T* w, Out* y, const Out* residual, i64 m, i64 k, i64 n) {
+    __shared__ float xs[kGemmDepth]
+                       [kGemmTile + 1];  // +1: the transposing stores hit distinct banks
+    __shared__ float ws[kGemmDepth][kGemmTile];
+    const int tid = threadIdx.x;
+    const int tr = tid / kGemmThreads, tc = tid % kGemmThreads;
+    const i64 row0 = blockIdx.y * static_cast<i64>(kGemmTile);
+    const i64 col0 = blockIdx.x * static_cast<i64>(kGemmTile);
+    float acc[kGemmPerThread][kGemmPerThread] = {};
+    for (i64 k0 = 0; k0 < k; k0 += kGemmDepth) {
+        for (int i = tid; i < kGemmTile * kGemmDepth; i += blockDim.x) {
+            const int r = i / kGemmDepth, kk = i % kGemmDepth;  // x is [m][k]: k fastest
+            const i64 gr = row0 + r, gk = k0 + kk;
+            xs[kk][r] = gr < m && gk < k ? to_float(x[gr * k + gk]) : 0.0f;
+        }
+        for (int i = tid; i < kGemmTile * kGemmDepth; i += blockDim.x) {
+            const int kk = i / kGemmTile, c = i % kGemmTile;  // w is [k][n]: n fastest
+            const i64 gk = k0 + kk, gc = col0 + c;
+            ws[kk][c] = gk < k && gc < n ? to_float(w[gk * n + gc]) : 0.0f;
+        }
         __syncthreads();
-        for (int i = 0; i < kTile; ++i) acc += xs[threadIdx.y][i] * ws[i][threadIdx.x];
+#pragma unroll
+        for (int kk = 0; kk < kGemmDepth; ++kk) {
+            float a[kGemmPerThread], b[kGemmPerThread];
+#pragma unroll
+            for (int i = 0; i < kGemmPerThread; ++i) {
+                a[i] = xs[kk][tr + i * kGemmThreads];
+                b[i] = ws[kk][tc + i * kGemmThreads];
+            }
+#pragma unroll
+            for (int i = 0; i < kGemmPerThread; ++i)
+#pragma unroll
+                for (int j = 0; j < kGemmPerThread; ++j) acc[i][j] += a[i] * b[j];
+        }
         __syncthreads();
     }
-    if (row >= m || col >= n) return;
-    if (residual) acc += to_float(residual[row * n + col]);
-    y[row * n + col] = from_float<Out>(acc);
+#pragma unroll
+    for (int i = 0; i < kGemmPerThread; ++i) {
+        const i64 row = row0 + tr + i * kGemmThreads;
+        if (row >= m) continue;
+#pragma unroll
+        for (int j = 0; j < kGemmPerThread; ++j) {
+            const i64 col = col0 + tc + j * kGemmThreads;
+            if (col >= n) continue;
+            float v = acc[i][j];
+            if (residual) v += to_float(residual[row * n + col]);
+            y[row * n + col] = from_float<Out>(v);
+        }
+    }
 }
 
 template <typename T>
@@ -141,9 +178,10 @@ void matmul_typed(const T* x, const T* w, Out* y, const Out* residual, i64 m, i6
                 scratch.counters);
         return;
     }
-    const dim3 grid(static_cast<unsigned>((n + kTile - 1) / kTile),
-                    static_cast<unsigned>((m + kTile - 1) / kTile));
-    gemm_kernel<T, Out><<<grid, dim3(kTile, kTile), 0, stream>>>(x, w, y, residual, m, k, n);
+    const dim3 grid(static_cast<unsigned>((n + kGemmTile - 1) / kGemmTile),
+                    static_cast<unsigned>((m + kGemmTile - 1) / kGemmTile));
+    gemm_kernel<T, Out>
+        <<<grid, kGemmThreads * kGemmThreads, 0, stream>>>(x, w, y, residual, m, k, n);
 }
 
 }  // namespace

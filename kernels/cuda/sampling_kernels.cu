@@ -12,6 +12,9 @@ namespace {
 
 using i64 = long long;
 constexpr int kThreads = 256;
+// Greedy decode reads a whole vocabulary row per sequence with one block each: the
+// most threads a block has, for the most loads in flight.
+constexpr int kArgmaxThreads = 1024;
 
 // The best logit of a row that comes after `prev` in the selection order.
 __device__ Candidate row_best(const float* row, i64 vocab, Candidate prev, Candidate* scratch) {
@@ -142,8 +145,8 @@ __global__ void kv_reorder_kernel(const T* src, T* dst, const std::int32_t* pare
 
 void launch_argmax(const float* logits, std::int64_t rows, std::int64_t vocab, std::int32_t* out,
                    std::int64_t out_stride, cudaStream_t stream) {
-    argmax_kernel<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(logits, vocab, out,
-                                                                        out_stride);
+    argmax_kernel<<<static_cast<unsigned>(rows), kArgmaxThreads, 0, stream>>>(logits, vocab, out,
+                                                                              out_stride);
 }
 
 void launch_topk_sample(const float* logits, std::int64_t rows, std::int64_t vocab, std::int64_t k,
