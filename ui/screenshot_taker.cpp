@@ -77,16 +77,23 @@ void ScreenshotTaker::start() {
     }
     connect(window_, &MainWindow::runsOpened, this, &ScreenshotTaker::onOpened);
     connect(window_, &MainWindow::errorReported, this, [this](const QString& message) {
-        fail(tr("the sample run did not open: %1").arg(message));
+        fail(file_.isEmpty() ? tr("the sample run did not open: %1").arg(message)
+                             : tr("%1 did not open: %2").arg(file_, message));
     });
-    if (!window_->openSampleRun()) fail(window_->lastMessage());
+    if (!file_.isEmpty())
+        window_->openFiles({file_});
+    else if (!window_->openSampleRun())
+        fail(window_->lastMessage());
 }
 
 void ScreenshotTaker::onOpened(int count) {
     if (done_) return;
     if (window_->runList()->rowCount() < 2) {
-        fail(tr("the sample holds %1 run(s); the comparison needs two").arg(count));
-        return;
+        if (file_.isEmpty()) {
+            fail(tr("the sample holds %1 run(s); the comparison needs two").arg(count));
+            return;
+        }
+        shots_.pop_back();  // one run of the user's: no comparison to show
     }
     // Wide enough docks that run names and the rule table are readable.
     auto* runs = window_->findChild<QDockWidget*>(QStringLiteral("runs_dock"));

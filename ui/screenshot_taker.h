@@ -13,10 +13,11 @@ namespace tokenscope::ui {
 
 class MainWindow;
 
-// `tokenscope --screenshots DIR`: opens the bundled sample run and saves each tab
-// of the main window as DIR/timeline.png, heatmap.png, breakdown.png and
-// compare.png (the sample's two runs as A and B). Each grab waits until that
-// tab's background work is done, so no picture shows a "Computing…" placeholder.
+// `tokenscope --screenshots DIR [FILE]`: opens the bundled sample run, or FILE,
+// and saves each tab of the main window as DIR/timeline.png, heatmap.png,
+// breakdown.png and compare.png (the first two runs as A and B; left out when
+// FILE holds one run). Each grab waits until that tab's background work is done,
+// so no picture shows a "Computing…" placeholder.
 class ScreenshotTaker : public QObject {
     Q_OBJECT
   public:
@@ -25,6 +26,8 @@ class ScreenshotTaker : public QObject {
 
     // Gives up, reporting which tab it waited for, after this long per tab.
     void setTimeoutMs(int ms) { timeout_ms_ = ms; }
+    // Pictures of this file instead of the sample.
+    void setFile(const QString& path) { file_ = path; }
     void start();
 
   signals:
@@ -47,6 +50,7 @@ class ScreenshotTaker : public QObject {
 
     MainWindow* window_;
     QString dir_;
+    QString file_;
     QTimer* poll_;
     std::vector<Shot> shots_;
     std::size_t current_ = 0;

@@ -1,6 +1,6 @@
 // tokenscope [FILE [FILE2]]: one file opens it, two compare them as A and B,
-// none opens the bundled sample run. --screenshots DIR saves the four tabs of
-// the sample as PNGs (docs/make_screenshots.sh) and exits.
+// none opens the bundled sample run. --screenshots DIR [FILE] saves the tabs of
+// the sample, or of FILE, as PNGs (docs/make_screenshots.sh) and exits.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
@@ -16,7 +16,7 @@
 
 namespace {
 
-int take_screenshots(QApplication& app, const QString& dir) {
+int take_screenshots(QApplication& app, const QString& dir, const QString& file) {
     // Default settings, not the user's: the pictures must not depend on who made them.
     QTemporaryDir settings_dir;
     QSettings::setDefaultFormat(QSettings::IniFormat);
@@ -25,6 +25,7 @@ int take_screenshots(QApplication& app, const QString& dir) {
     window.resize(1600, 900);
     window.show();
     tokenscope::ui::ScreenshotTaker taker(&window, dir);
+    if (!file.isEmpty()) taker.setFile(file);
     QObject::connect(&taker, &tokenscope::ui::ScreenshotTaker::finished, &app,
                      [](bool ok, const QString& message) {
                          std::fprintf(stderr, "tokenscope --screenshots: %s\n",
@@ -58,12 +59,14 @@ int main(int argc, char** argv) {
         QStringLiteral("[FILE [FILE2]]"));
     const QCommandLineOption screenshots(
         QStringLiteral("screenshots"),
-        QStringLiteral("Save the sample run's tabs as PNGs in DIR, then exit."),
+        QStringLiteral("Save the tabs of the sample run, or of FILE, as PNGs in DIR, then exit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshots);
     parser.process(app);
-    if (parser.isSet(screenshots)) return take_screenshots(app, parser.value(screenshots));
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(screenshots))
+        return take_screenshots(app, parser.value(screenshots),
+                                files.isEmpty() ? QString() : files.first());
 
     tokenscope::ui::MainWindow window;
     window.show();
