@@ -4,7 +4,18 @@ namespace tokenscope::ui {
 
 BackgroundQuery::BackgroundQuery(QObject* parent) : QObject(parent) {}
 
+BackgroundQuery::~BackgroundQuery() {
+    stop_.request_stop();
+}
+
+void BackgroundQuery::stopLive() {
+    // Idle, the token belongs to a finished query; stopping it again is harmless.
+    stop_.request_stop();
+    stop_ = trace::StopSource();
+}
+
 quint64 BackgroundQuery::start(const QString& what) {
+    stopLive();
     ++generation_;
     setBusy(true, what);
     return generation_;
@@ -21,6 +32,7 @@ bool BackgroundQuery::finish(quint64 generation) {
 
 bool BackgroundQuery::cancel() {
     if (!busy_) return false;
+    stopLive();
     ++generation_;
     setBusy(false, QString());
     emit cancelled();
@@ -28,6 +40,7 @@ bool BackgroundQuery::cancel() {
 }
 
 void BackgroundQuery::clear() {
+    stopLive();
     ++generation_;
     setBusy(false, QString());
 }

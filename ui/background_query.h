@@ -4,31 +4,39 @@
 #include <QObject>
 #include <QString>
 #include <QtConcurrent/QtConcurrentRun>
+#include <optional>
 #include <type_traits>
 #include <utility>
+
+#include "trace/progress.h"
+#include "trace/stop_source.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::ui {
 
 // One tab's long query (heatmap, attribution, diff) run off the GUI thread.
-// The analysis library cannot be interrupted, so cancelling is done by
-// generation: every start() or cancel() bumps a counter, and a result whose
-// generation is no longer the live one is discarded when it arrives. The
-// computation itself runs to its end on the pool, reading shared immutable
-// data, and nothing on the GUI thread ever waits for it.
+// Every start() supersedes the live query and cancel() or clear() drops it: both
+// request a stop on the dropped query's trace::StopToken, which the analysis checks
+// every few thousand elements and answers by throwing trace::Cancelled, so the pool
+// thread is soon free again. A result that still arrives (finished before the stop
+// was seen) is recognised by its generation, which every start(), cancel() and
+// clear() bumps, and dropped. Nothing on the GUI thread ever waits for the work.
 class BackgroundQuery : public QObject {
     Q_OBJECT
   public:
     explicit BackgroundQuery(QObject* parent = nullptr);
+    // Stops the live query: nobody will read its result.
+    ~BackgroundQuery() override;
 
-    // A new query supersedes any live one; returns its generation.
+    // A new query supersedes (and stops) any live one; returns its generation.
     quint64 start(const QString& what);
     // The result of `generation` arrived. True when it is the live query, which
     // is then over; false when it is stale and must be dropped.
     bool finish(quint64 generation);
-    // Drops the live query, if any: its result will be discarded. Emits
+    // Drops and stops the live query, if any: its result will be discarded. Emits
     // cancelled() and returns true when there was one.
     bool cancel();
-    // No query is wanted any more (no run open): drops the live one quietly.
+    // No query is wanted any more (no run open): drops and stops the live one quietly.
     void clear();
 
     bool busy() const { return busy_; }
@@ -36,16 +44,20 @@ class BackgroundQuery : public QObject {
     QString what() const { return busy_ ? what_ : QString(); }
     quint64 generation() const { return generation_; }
     bool isCurrent(quint64 generation) const { return busy_ && generation == generation_; }
+    // The stop token of the live query (of the last one when idle).
+    trace::StopToken token() const { return stop_.token(); }
 
     // Runs `work` on the global thread pool and calls `done(result)` on this
     // object's thread, only if the query is still the live one then (busy() is
-    // still true inside `done`). `work` must not throw: it reports failure in
-    // its result.
+    // still true inside `done`). `work` takes the query's `const trace::StopToken&`
+    // (or nothing) and passes it to the analysis; it may throw trace::Cancelled,
+    // which drops the result silently, and must not throw anything else: it
+    // reports failure in its result.
     template <typename Work, typename Done>
     quint64 run(const QString& what, Work work, Done done) {
-        using Result = std::invoke_result_t<Work>;
+        using Result = typename WorkResult<Work>::type;
         const quint64 gen = start(what);
-        auto* watcher = new QFutureWatcher<Result>(this);
+        auto* watcher = new QFutureWatcher<std::optional<Result>>(this);
         connect(watcher, &QFutureWatcherBase::finished, this,
                 [this, watcher, gen, done = std::move(done)]() mutable {
                     watcher->deleteLater();
@@ -53,12 +65,28 @@ class BackgroundQuery : public QObject {
                         finish(gen);  // stale: reported as discarded, never shown
                         return;
                     }
+                    const std::optional<Result> result =
+                        watcher->future().resultCount() > 0 ? watcher->result() : std::nullopt;
+                    if (!result) {
+                        cancel();  // the work gave up by itself (Cancelled): nothing to show
+                        return;
+                    }
                     // The result goes on screen before busyChanged(false), so a
                     // listener to that edge already sees it.
-                    if (watcher->future().resultCount() > 0) done(watcher->result());
+                    done(*result);
                     if (generation_ == gen) finish(gen);
                 });
-        watcher->setFuture(QtConcurrent::run(std::move(work)));
+        watcher->setFuture(QtConcurrent::run(
+            [work = std::move(work), stop = token()]() mutable -> std::optional<Result> {
+                try {
+                    if constexpr (std::is_invocable_v<Work&, const trace::StopToken&>)
+                        return work(stop);
+                    else
+                        return work();
+                } catch (const trace::Cancelled&) {
+                    return std::nullopt;
+                }
+            }));
         return gen;
     }
 
@@ -70,11 +98,23 @@ class BackgroundQuery : public QObject {
     void discarded(quint64 generation);
 
   private:
+    template <typename Work, bool = std::is_invocable_v<Work&, const trace::StopToken&>>
+    struct WorkResult {
+        using type = std::invoke_result_t<Work&, const trace::StopToken&>;
+    };
+    template <typename Work>
+    struct WorkResult<Work, false> {
+        using type = std::invoke_result_t<Work&>;
+    };
+
     void setBusy(bool busy, const QString& what);
+    // Drops the live query's token: the work polling it stops at its next check.
+    void stopLive();
 
     quint64 generation_ = 0;
     bool busy_ = false;
     QString what_;
+    trace::StopSource stop_;
 };
 
 }  // namespace tokenscope::ui

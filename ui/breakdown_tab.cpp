@@ -93,11 +93,13 @@ void BreakdownTab::setRun(const OpenRun& run) {
     auto data = run.data;  // shared: stays alive while the job reads it
     query_->run(
         tr("Attributing steps and assessing the run…"),
-        [data] {
+        [data](const trace::StopToken& stop) {
             Result r;
             try {
-                r.steps = analysis::attribute_steps(*data);
-                r.assessment = analysis::assess_run(*data, r.steps);
+                r.steps = analysis::attribute_steps(*data, {}, stop);
+                r.assessment = analysis::assess_run(*data, r.steps, {}, {}, stop);
+            } catch (const trace::Cancelled&) {
+                throw;  // not a failure: the query drops it silently
             } catch (const std::exception& e) {
                 r = Result{};
                 r.error = QString::fromUtf8(e.what());

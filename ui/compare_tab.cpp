@@ -38,21 +38,26 @@ QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
     return view;
 }
 
+// Throws trace::Cancelled once `stop` is requested; the query drops that silently.
 CompareTab::Job run_diff(const trace::RunData& a, const trace::RunData& b,
-                         const analysis::HeatmapSpec& spec) {
+                         const analysis::HeatmapSpec& spec, const trace::StopToken& stop) {
     CompareTab::Job job;
     analysis::DiffOptions options;
     options.heatmap = spec;
     try {
-        job.diff = analysis::diff_runs(a, b, options);
+        job.diff = analysis::diff_runs(a, b, options, stop);
         return job;
+    } catch (const trace::Cancelled&) {
+        throw;
     } catch (const std::exception& e) {
         job.heatmap_error = QString::fromUtf8(e.what());
     }
     // The heatmap spec may not fit these runs; the tables are still worth showing.
     try {
         options.heatmap.reset();
-        job.diff = analysis::diff_runs(a, b, options);
+        job.diff = analysis::diff_runs(a, b, options, stop);
+    } catch (const trace::Cancelled&) {
+        throw;
     } catch (const std::exception& e) {
         job.error = QString::fromUtf8(e.what());
     }
@@ -204,7 +209,7 @@ void CompareTab::recompute() {
     auto b = b_.data;  // shared: both stay alive while the job reads them
     const analysis::HeatmapSpec spec = controls_->spec();
     query_->run(
-        what, [a, b, spec] { return run_diff(*a, *b, spec); },
+        what, [a, b, spec](const trace::StopToken& stop) { return run_diff(*a, *b, spec, stop); },
         [this](const Job& job) { show(job); });
 }
 

@@ -133,12 +133,14 @@ void HeatmapTab::recompute() {
     const QString what = tr("Computing the heatmap…");
     status_->setText(what);
     auto data = run_.data;  // shared: stays alive while the job reads it
-    // A newer query supersedes this one; its result is then dropped unseen.
+    // A newer query supersedes and stops this one; its result is then dropped unseen.
     query_->run(
         what,
-        [data, spec]() -> Job {
+        [data, spec](const trace::StopToken& stop) -> Job {
             try {
-                return Job{analysis::compute_heatmap(*data, spec), {}};
+                return Job{analysis::compute_heatmap(*data, spec, stop), {}};
+            } catch (const trace::Cancelled&) {
+                throw;  // not a failure: the query drops it silently
             } catch (const std::exception& e) {
                 return Job{std::nullopt, QString::fromUtf8(e.what())};
             }

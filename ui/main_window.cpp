@@ -5,8 +5,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
@@ -25,6 +23,7 @@
 #include "compare_tab.h"
 #include "heatmap_tab.h"
 #include "load_job.h"
+#include "recent_files.h"
 #include "run_launcher_dialog.h"
 #include "run_list_model.h"
 #include "sample_run.h"
@@ -33,8 +32,6 @@
 
 namespace tokenscope::ui {
 namespace {
-
-constexpr int kMaxRecent = 10;
 
 QStringList local_files(const QMimeData* mime) {
     QStringList paths;
@@ -125,7 +122,9 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
     file->addAction(tr("&New Run…"), QKeySequence::New, this, &MainWindow::newRun)
         ->setObjectName(QStringLiteral("new_run_action"));
-    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this,
+            [this](const QString& path) { openFiles({path}); });
     file->addSeparator();
     // Exports the plot of the tab in front; the heatmap when no plot tab is.
     file->addAction(tr("&Export Plot…"), QKeySequence(tr("Ctrl+E")), this, [this] {
@@ -140,7 +139,6 @@ void MainWindow::buildMenus() {
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    refreshRecentMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* units = view->addMenu(tr("&Units"));
@@ -244,12 +242,7 @@ void MainWindow::cancelCurrent() {
 }
 
 void MainWindow::chooseFiles() {
-    QSettings settings;
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open runs or traces"), settings.value(QStringLiteral("recent/dir")).toString(),
-        tr("Tokenscope runs (*.tokenscope);;All files (*)"));
-    if (paths.isEmpty()) return;
-    settings.setValue(QStringLiteral("recent/dir"), QFileInfo(paths.first()).absolutePath());
+    const QStringList paths = recent_->choose(this);
     openFiles(paths, paths.size() == 2);
 }
 
@@ -315,7 +308,7 @@ void MainWindow::startNext() {
 void MainWindow::onLoaded(const QList<OpenRun>& runs) {
     const OpenRun current = current_row_ >= 0 ? runs_->run(current_row_) : OpenRun{};
     const int first = runs_->append(runs);
-    addRecent(active_.paths);
+    recent_->add(active_.paths);
     showMessage(tr("Opened %1 run(s) from %2")
                     .arg(runs.size())
                     .arg(active_.paths.join(QStringLiteral(", "))),
@@ -373,27 +366,6 @@ void MainWindow::setCurrentRow(int row) {
     attribution_->setRun(run);
     setWindowTitle(run.valid() ? QStringLiteral("%1 — Tokenscope").arg(run.name())
                                : QStringLiteral("Tokenscope"));
-}
-
-void MainWindow::addRecent(const QStringList& paths) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recent/files")).toStringList();
-    for (const QString& p : paths) {
-        const QString abs = QFileInfo(p).absoluteFilePath();
-        recent.removeAll(abs);
-        recent.prepend(abs);
-    }
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(QStringLiteral("recent/files"), recent);
-    refreshRecentMenu();
-}
-
-void MainWindow::refreshRecentMenu() {
-    recent_menu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recent/files")).toStringList();
-    for (const QString& path : recent)
-        recent_menu_->addAction(path, this, [this, path] { openFiles({path}); });
-    recent_menu_->setEnabled(!recent.isEmpty());
 }
 
 bool MainWindow::droppedOnCompare(QPoint pos) const {

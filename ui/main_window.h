@@ -10,7 +10,6 @@
 class QAction;
 class QLabel;
 class QListView;
-class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
@@ -22,6 +21,7 @@ class BreakdownTab;
 class CompareTab;
 class HeatmapTab;
 class LoadJob;
+class RecentFiles;
 class RunLauncherDialog;
 class RunListModel;
 class RunTab;
@@ -95,8 +95,6 @@ class MainWindow : public QMainWindow {
     void showMessage(const QString& text, bool error);
     void setCurrentRow(int row);
     void selectRows(int first, int second);
-    void addRecent(const QStringList& paths);
-    void refreshRecentMenu();
     void chooseFiles();
     void openLaunchedRun(const QString& file, qint64 run_id);
     bool droppedOnCompare(QPoint pos) const;
@@ -115,7 +113,7 @@ class MainWindow : public QMainWindow {
     QPushButton* cancel_ = nullptr;
     QLabel* task_ = nullptr;
     QLabel* message_ = nullptr;
-    QMenu* recent_menu_ = nullptr;
+    RecentFiles* recent_ = nullptr;
     QAction* unit_ms_ = nullptr;
     QAction* unit_us_ = nullptr;
     QList<Request> queue_;

@@ -13,8 +13,9 @@ std::optional<Category> classify(const trace::Activity& a, const trace::RunData&
 }
 
 std::vector<StepAttribution> attribute_steps(const trace::RunData& run,
-                                             const AttributionOptions& options) {
-    return Coverage(run, options).attribute(run.steps);
+                                             const AttributionOptions& options,
+                                             const trace::StopToken& stop) {
+    return Coverage(run, options, stop).attribute(run.steps);
 }
 
 StepAttribution attribute_range(const trace::RunData& run, std::int64_t t0, std::int64_t t1,

@@ -7,6 +7,7 @@
 
 #include "category.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -50,8 +51,10 @@ std::optional<Category> classify(const trace::Activity& a, const trace::RunData&
                                  const AttributionOptions& options);
 
 // One entry per run.steps[i], same order. Also usable for any [t0, t1) via attribute_range.
+// Throws trace::Cancelled once `stop` is requested (checked every few thousand elements).
 std::vector<StepAttribution> attribute_steps(const trace::RunData& run,
-                                             const AttributionOptions& options = {});
+                                             const AttributionOptions& options = {},
+                                             const trace::StopToken& stop = {});
 StepAttribution attribute_range(const trace::RunData& run, std::int64_t t0, std::int64_t t1,
                                 const AttributionOptions& options = {});
 

@@ -48,17 +48,17 @@ std::vector<NameRule> default_name_rules() {
     return rules;
 }
 
-int resolve_driving_lane(const trace::RunData& run, int requested) {
+int resolve_driving_lane(const trace::RunData& run, int requested, const trace::StopToken& stop) {
     auto is_cpu = [&](std::size_t lane) {
         return lane < run.lanes.size() && run.lanes[lane].kind == trace::LaneKind::CpuThread;
     };
     if (requested >= 0) return is_cpu(static_cast<std::size_t>(requested)) ? requested : -1;
     std::vector<std::int64_t> api(run.lanes.size(), 0), ranges(run.lanes.size(), 0);
-    for (const auto& a : run.activities) {
-        if (!is_cpu(a.lane)) continue;
+    trace::for_each_stoppable(run.activities, stop, [&](const trace::Activity& a) {
+        if (!is_cpu(a.lane)) return;
         if (a.kind == ActivityKind::Api || a.kind == ActivityKind::Sync) ++api[a.lane];
         if (a.kind == ActivityKind::Range) ++ranges[a.lane];
-    }
+    });
     for (const auto* counts : {&api, &ranges}) {
         auto best = std::max_element(counts->begin(), counts->end());
         if (best != counts->end() && *best > 0) return static_cast<int>(best - counts->begin());

@@ -8,6 +8,7 @@
 #include "attribution.h"
 #include "category.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -39,6 +40,8 @@ class Classifier {
 
 // The options' lane if it is a CPU thread, else (for -1) the CPU thread lane with the
 // most Api/Sync activities, else the one with the most ranges; -1 when no CPU lane has any.
-int resolve_driving_lane(const trace::RunData& run, int requested);
+// Throws trace::Cancelled once `stop` is requested.
+int resolve_driving_lane(const trace::RunData& run, int requested,
+                         const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::analysis

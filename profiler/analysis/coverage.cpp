@@ -34,22 +34,26 @@ bool lane_start_order(const Activity& a, const Activity& b) {
 }
 
 // Visits activities in (lane, start) order without copying them when already so ordered.
+// A sort cannot stop half-way, so `stop` is checked around it and between chunks.
 template <typename Fn>
-void for_each_in_lane_order(const std::vector<Activity>& acts, Fn&& fn) {
+void for_each_in_lane_order(const std::vector<Activity>& acts, const trace::StopToken& stop,
+                            Fn&& fn) {
+    stop.throw_if_stopped();
     if (std::is_sorted(acts.begin(), acts.end(), lane_start_order)) {
-        for (const auto& a : acts) fn(a);
+        trace::for_each_stoppable(acts, stop, fn);
         return;
     }
     std::vector<std::uint32_t> order(acts.size());
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(),
               [&](std::uint32_t x, std::uint32_t y) { return lane_start_order(acts[x], acts[y]); });
-    for (auto i : order) fn(acts[i]);
+    trace::for_each_stoppable(order, stop, [&](std::uint32_t i) { fn(acts[i]); });
 }
 
 // One pass: per lane and category, the union of intervals is built on the fly because
 // a lane's activities arrive in start order.
-Lists collect(const trace::RunData& run, Classifier& cls, Window window) {
+Lists collect(const trace::RunData& run, Classifier& cls, Window window,
+              const trace::StopToken& stop) {
     Lists lists;
     std::array<std::optional<Interval>, kSwept> open;
     auto flush = [&] {
@@ -58,7 +62,7 @@ Lists collect(const trace::RunData& run, Classifier& cls, Window window) {
     };
     bool first = true;
     std::uint16_t lane = 0;
-    for_each_in_lane_order(run.activities, [&](const Activity& a) {
+    for_each_in_lane_order(run.activities, stop, [&](const Activity& a) {
         if (first || a.lane != lane) {
             flush();
             for (std::size_t c = 0; c < kSwept; ++c)
@@ -83,10 +87,12 @@ Lists collect(const trace::RunData& run, Classifier& cls, Window window) {
 }
 
 // Merges the sorted per-lane runs pairwise (log2(lanes) rounds), then unions in place.
-void merge_runs(std::vector<Interval>& v, std::vector<std::size_t> runs) {
+void merge_runs(std::vector<Interval>& v, std::vector<std::size_t> runs,
+                const trace::StopToken& stop) {
     auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
     runs.push_back(v.size());
     while (runs.size() > 2) {
+        stop.throw_if_stopped();
         std::vector<std::size_t> next;
         for (std::size_t j = 0; j + 1 < runs.size(); j += 2) {
             next.push_back(runs[j]);
@@ -111,20 +117,24 @@ void merge_runs(std::vector<Interval>& v, std::vector<std::size_t> runs) {
 
 }  // namespace
 
-Coverage::Coverage(const trace::RunData& run, const AttributionOptions& options) {
+Coverage::Coverage(const trace::RunData& run, const AttributionOptions& options,
+                   const trace::StopToken& stop)
+    : stop_(stop) {
     build(run, options, std::nullopt);
 }
 
 Coverage::Coverage(const trace::RunData& run, const AttributionOptions& options, std::int64_t t0,
-                   std::int64_t t1) {
+                   std::int64_t t1, const trace::StopToken& stop)
+    : stop_(stop) {
     build(run, options, std::make_pair(t0, t1));
 }
 
 void Coverage::build(const trace::RunData& run, const AttributionOptions& options, Window window) {
-    driving_lane_ = resolve_driving_lane(run, options.driving_lane);
+    driving_lane_ = resolve_driving_lane(run, options.driving_lane, stop_);
     Classifier cls(run, options, driving_lane_);
-    Lists lists = collect(run, cls, window);
-    for (std::size_t c = 0; c < kSwept; ++c) merge_runs(lists.intervals[c], lists.runs[c]);
+    Lists lists = collect(run, cls, window, stop_);
+    for (std::size_t c = 0; c < kSwept; ++c) merge_runs(lists.intervals[c], lists.runs[c], stop_);
+    stop_.throw_if_stopped();
 
     // Sweep the disjoint, non-touching unions: each list has at most one event per instant.
     std::array<std::size_t, kSwept> idx{};
@@ -136,7 +146,8 @@ void Coverage::build(const trace::RunData& run, const AttributionOptions& option
         if (idx[c] >= v.size()) return kNone;
         return inside[c] ? v[idx[c]].end : v[idx[c]].start;
     };
-    for (;;) {
+    for (std::size_t events = 1;; ++events) {
+        if (events % trace::kStopCheckEvery == 0) stop_.throw_if_stopped();
         std::int64_t t = kNone;
         for (std::size_t c = 0; c < kSwept; ++c) t = std::min(t, next_event(c));
         if (t == kNone) break;
@@ -189,10 +200,10 @@ std::vector<StepAttribution> Coverage::attribute(std::span<const trace::Step> st
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> seen;
     std::vector<StepAttribution> out;
     out.reserve(steps.size());
-    for (const auto& s : steps) {
+    trace::for_each_stoppable(steps, stop_, [&](const trace::Step& s) {
         auto [it, fresh] = seen.try_emplace({s.start_ns, s.end_ns}, out.size());
         out.push_back(fresh ? attribute(s.start_ns, s.end_ns) : out[it->second]);
-    }
+    });
     return out;
 }
 

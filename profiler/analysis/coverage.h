@@ -8,6 +8,7 @@
 #include "attribution.h"
 #include "category.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -15,12 +16,14 @@ namespace tokenscope::analysis {
 // (bit i = Category i; scheduling is the empty set). Built once in O(N log lanes) from
 // activities sorted by (lane, start) (sorted here first if they are not), then any
 // interval is attributed by a binary search and a walk over the segments it spans.
+// `stop` is checked while building and while attributing steps (trace::Cancelled).
 class Coverage {
   public:
-    Coverage(const trace::RunData& run, const AttributionOptions& options);
+    Coverage(const trace::RunData& run, const AttributionOptions& options,
+             const trace::StopToken& stop = {});
     // Only activities overlapping [t0, t1): cheaper for one range of a large run.
     Coverage(const trace::RunData& run, const AttributionOptions& options, std::int64_t t0,
-             std::int64_t t1);
+             std::int64_t t1, const trace::StopToken& stop = {});
 
     // An empty or reversed interval gives all zeros.
     StepAttribution attribute(std::int64_t t0, std::int64_t t1) const;
@@ -40,6 +43,7 @@ class Coverage {
     std::vector<std::int64_t> starts_;  // segment i covers [starts_[i], starts_[i + 1])
     std::vector<std::uint8_t> masks_;   // the last segment's mask is 0 and runs on forever
     int driving_lane_ = -1;
+    trace::StopToken stop_;
 };
 
 inline constexpr std::uint8_t category_bit(Category c) {

@@ -32,16 +32,19 @@ MetricDiff metric_diff(std::string_view name, std::vector<double> a, std::vector
 }
 
 std::array<MetricDiff, 5> metric_diffs(const trace::RunData& a, const trace::RunData& b,
-                                       const DiffOptions& options) {
+                                       const DiffOptions& options, const trace::StopToken& stop) {
     RunMetrics ma = compute_metrics(a, options.metrics);
+    stop.throw_if_stopped();
     RunMetrics mb = compute_metrics(b, options.metrics);
     const std::array<std::vector<double>*, 5> sa = {&ma.ttft_ns, &ma.tpot_ns, &ma.itl_ns,
                                                     &ma.e2e_ns, &ma.step_ns};
     const std::array<std::vector<double>*, 5> sb = {&mb.ttft_ns, &mb.tpot_ns, &mb.itl_ns,
                                                     &mb.e2e_ns, &mb.step_ns};
     std::array<MetricDiff, 5> out;
-    for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        stop.throw_if_stopped();
         out[i] = metric_diff(kMetricNames[i], std::move(*sa[i]), std::move(*sb[i]), options.alpha);
+    }
     return out;
 }
 
@@ -61,9 +64,9 @@ NameDiff name_diff(std::string_view name, const NameStats* a, const NameStats* b
 
 // Names of one activity kind aligned by text: B's ids go through the text to A's ids.
 std::vector<NameDiff> name_diffs(const trace::RunData& a, const trace::RunData& b,
-                                 trace::ActivityKind kind) {
-    const std::vector<NameStats> sa = name_stats(a, kind);
-    const std::vector<NameStats> sb = name_stats(b, kind);
+                                 trace::ActivityKind kind, const trace::StopToken& stop) {
+    const std::vector<NameStats> sa = name_stats(a, kind, stop);
+    const std::vector<NameStats> sb = name_stats(b, kind, stop);
     const std::vector<std::uint32_t> a_to_b = remap_string_ids(a.strings, b.strings);
     std::vector<NameDiff> out;
     for (std::uint32_t id = 0; id < sa.size(); ++id) {
@@ -87,12 +90,13 @@ std::vector<NameDiff> name_diffs(const trace::RunData& a, const trace::RunData& 
 
 std::array<CategoryDiff, kCategoryCount> category_diffs(const trace::RunData& a,
                                                         const trace::RunData& b,
-                                                        const AttributionOptions& options) {
+                                                        const AttributionOptions& options,
+                                                        const trace::StopToken& stop) {
     std::array<CategoryDiff, kCategoryCount> out;
     for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].category = kCategories[c];
-    for (const StepAttribution& s : attribute_steps(a, options))
+    for (const StepAttribution& s : attribute_steps(a, options, stop))
         for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].a_ns += s.assigned[c];
-    for (const StepAttribution& s : attribute_steps(b, options))
+    for (const StepAttribution& s : attribute_steps(b, options, stop))
         for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].b_ns += s.assigned[c];
     for (auto& c : out) c.delta_ns = c.b_ns - c.a_ns;
     return out;
@@ -136,43 +140,49 @@ std::vector<std::uint32_t> remap_string_ids(const trace::StringTable& from,
     return map;
 }
 
-std::vector<NameStats> name_stats(const trace::RunData& run, trace::ActivityKind kind) {
+std::vector<NameStats> name_stats(const trace::RunData& run, trace::ActivityKind kind,
+                                  const trace::StopToken& stop) {
     // Counting sort of durations by name id, then one selection per name for its P95.
     std::vector<std::size_t> offset(run.strings.size() + 1, 0);
-    for (const auto& act : run.activities)
+    trace::for_each_stoppable(run.activities, stop, [&](const trace::Activity& act) {
         if (act.kind == kind) {
             if (act.name + 1 >= offset.size()) offset.resize(act.name + 2, 0);
             ++offset[act.name + 1];
         }
+    });
     std::vector<NameStats> stats(offset.size() - 1);
     for (std::size_t i = 1; i < offset.size(); ++i) offset[i] += offset[i - 1];
     std::vector<double> durations(offset.back());
     std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
-    for (const auto& act : run.activities) {
-        if (act.kind != kind) continue;
+    trace::for_each_stoppable(run.activities, stop, [&](const trace::Activity& act) {
+        if (act.kind != kind) return;
         durations[next[act.name]++] = static_cast<double>(act.duration_ns());
         stats[act.name].total_ns += act.duration_ns();
-    }
-    for (std::size_t id = 0; id < stats.size(); ++id) {
+    });
+    trace::for_index_stoppable(stats.size(), stop, [&](std::size_t id) {
         const std::size_t n = offset[id + 1] - offset[id];
-        if (n == 0) continue;
+        if (n == 0) return;
         stats[id].count = static_cast<std::int64_t>(n);
         stats[id].mean_ns = static_cast<double>(stats[id].total_ns) / static_cast<double>(n);
         stats[id].p95_ns = percentile(std::span(durations).subspan(offset[id], n), 95.0);
-    }
+    });
     return stats;
 }
 
-RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options) {
+RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options,
+                  const trace::StopToken& stop) {
     RunDiff out;
-    out.metrics = metric_diffs(a, b, options);
-    out.kernels = name_diffs(a, b, trace::ActivityKind::Kernel);
-    out.ranges = name_diffs(a, b, trace::ActivityKind::Range);
-    out.categories = category_diffs(a, b, options.attribution);
+    stop.throw_if_stopped();
+    out.metrics = metric_diffs(a, b, options, stop);
+    out.kernels = name_diffs(a, b, trace::ActivityKind::Kernel, stop);
+    out.ranges = name_diffs(a, b, trace::ActivityKind::Range, stop);
+    out.categories = category_diffs(a, b, options.attribution, stop);
+    stop.throw_if_stopped();
     align_steps(a, b, out);
     if (options.heatmap) {
-        out.heatmap_a = compute_heatmap(a, *options.heatmap);
-        out.heatmap_b = compute_heatmap(b, *options.heatmap);
+        out.heatmap_a = compute_heatmap(a, *options.heatmap, stop);
+        out.heatmap_b = compute_heatmap(b, *options.heatmap, stop);
+        stop.throw_if_stopped();
         out.heatmap = diff_heatmaps(*out.heatmap_a, *out.heatmap_b);
     }
     return out;

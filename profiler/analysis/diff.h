@@ -15,6 +15,7 @@
 #include "mann_whitney.h"
 #include "metrics.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -80,9 +81,10 @@ struct RunDiff {
     std::optional<HeatmapDiff> heatmap;
 };
 
-// DESIGN.md section 7: B compared with A.
-RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b,
-                  const DiffOptions& options = {});
+// DESIGN.md section 7: B compared with A. Throws trace::Cancelled once `stop` is
+// requested (checked between the parts and inside the passes over activities).
+RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options = {},
+                  const trace::StopToken& stop = {});
 
 // For each id of `from`, the id of the same text in `to`, or StringTable::kAbsent
 // (interned ids are per run; heaptrack remaps them the same way).
@@ -91,6 +93,7 @@ std::vector<std::uint32_t> remap_string_ids(const trace::StringTable& from,
 
 // Per-name count, total, mean and P95 of durations of activities of one kind,
 // indexed by the run's string ids.
-std::vector<NameStats> name_stats(const trace::RunData& run, trace::ActivityKind kind);
+std::vector<NameStats> name_stats(const trace::RunData& run, trace::ActivityKind kind,
+                                  const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::analysis

@@ -17,11 +17,12 @@ constexpr std::array<std::string_view, 6> kRowNames = {"kernel",   "request", "p
                                                        "position", "lane",    "concurrency"};
 constexpr std::array<std::string_view, 4> kMetricNames = {"step", "itl", "ttft", "kernel"};
 
-std::int64_t run_start(const trace::RunData& run) {
+std::int64_t run_start(const trace::RunData& run, const trace::StopToken& stop) {
     std::int64_t t = std::numeric_limits<std::int64_t>::max();
     for (const auto& s : run.steps) t = std::min(t, s.start_ns);
     for (const auto& r : run.requests) t = std::min(t, r.arrival_ns);
-    for (const auto& a : run.activities) t = std::min(t, a.start_ns);
+    trace::for_each_stoppable(run.activities, stop,
+                              [&](const trace::Activity& a) { t = std::min(t, a.start_ns); });
     return t;
 }
 
@@ -35,13 +36,14 @@ void check_columns(std::size_t columns) {
 // Column boundaries; samples are placed by their time into [start, end).
 class Windows {
   public:
-    Windows(const trace::RunData& run, const HeatmapSpec& spec, const HeatmapSamples& samples) {
+    Windows(const trace::RunData& run, const HeatmapSpec& spec, const HeatmapSamples& samples,
+            const trace::StopToken& stop) {
         if (spec.window_size <= 0)
             throw std::invalid_argument("heatmap: window size must be positive, got " +
                                         std::to_string(spec.window_size));
         if (samples.empty()) return;
         if (spec.window == WindowKind::Time)
-            make_time(run, spec, samples);
+            make_time(run, spec, samples, stop);
         else
             make_steps(run, spec, samples);
     }
@@ -59,9 +61,9 @@ class Windows {
 
   private:
     void make_time(const trace::RunData& run, const HeatmapSpec& spec,
-                   const HeatmapSamples& samples) {
+                   const HeatmapSamples& samples, const trace::StopToken& stop) {
         width_ = spec.window_size;
-        const std::int64_t origin = spec.origin_ns ? *spec.origin_ns : run_start(run);
+        const std::int64_t origin = spec.origin_ns ? *spec.origin_ns : run_start(run, stop);
         if (samples.max_time() < origin) return;
         const auto n = static_cast<std::size_t>((samples.max_time() - origin) / width_ + 1);
         check_columns(n);
@@ -94,7 +96,8 @@ class Windows {
 };
 
 // Counting sort of samples into cells, then one selection per cell: no per-cell vectors.
-void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& windows) {
+void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& windows,
+                const trace::StopToken& stop) {
     const std::size_t cols = map.columns.size();
     std::vector<std::size_t> offset(map.cells.size() + 1, 0);
     samples.for_each([&](std::uint32_t row, std::int64_t t, double) {
@@ -108,24 +111,25 @@ void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& wind
         const std::int64_t c = windows.column_of(t);
         if (c >= 0) values[next[row * cols + static_cast<std::size_t>(c)]++] = v;
     });
-    for (std::size_t i = 0; i < map.cells.size(); ++i) {
+    trace::for_index_stoppable(map.cells.size(), stop, [&](std::size_t i) {
         const std::size_t n = offset[i + 1] - offset[i];
         map.cells[i].count = static_cast<std::int64_t>(n);
         if (n > 0) map.cells[i].p95 = percentile(std::span(values).subspan(offset[i], n), 95.0);
-    }
+    });
 }
 
 }  // namespace
 
-Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec) {
-    const HeatmapSamples samples(run, spec);
-    const Windows windows(run, spec, samples);
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
+                        const trace::StopToken& stop) {
+    const HeatmapSamples samples(run, spec, stop);
+    const Windows windows(run, spec, samples, stop);
     Heatmap map;
     map.spec = spec;
     map.row_labels = samples.row_labels();
     map.columns = windows.columns();
     map.cells.resize(map.row_labels.size() * map.columns.size());
-    fill_cells(map, samples, windows);
+    fill_cells(map, samples, windows, stop);
     finish_heatmap(map);
     return map;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -89,7 +90,9 @@ inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
 
 // Throws std::invalid_argument for a rows/metric pair that does not fit, a
 // window_size or bucket_width <= 0, or more than kMaxHeatmapColumns columns.
-Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec);
+// Throws trace::Cancelled once `stop` is requested (checked every few thousand samples).
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
+                        const trace::StopToken& stop = {});
 
 // Fills row_sla, row_flag, min_p95 and max_p95 from cells (used by compute_heatmap).
 void finish_heatmap(Heatmap& map);

@@ -103,7 +103,9 @@ void check_fit(const HeatmapSpec& spec) {
 
 }  // namespace
 
-HeatmapSamples::HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec) : run_(run) {
+HeatmapSamples::HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec,
+                               const trace::StopToken& stop)
+    : run_(run), stop_(stop) {
     check_fit(spec);
     if (spec.metric == HeatmapMetric::KernelDuration) {
         build_kernel_rows(spec);
@@ -130,8 +132,8 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     constexpr auto kNone = std::numeric_limits<std::int64_t>::max();
     constexpr auto kNoneLast = std::numeric_limits<std::int64_t>::min();
     std::vector<std::int64_t> first(keys, kNone), last(keys, kNoneLast);
-    for (const trace::Activity& a : run_.activities) {
-        if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) continue;
+    trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
+        if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) return;
         std::size_t k = by_lane_ ? a.lane : a.name;
         if (k >= keys) {  // an id past the table (corrupt input) still gets a slot
             keys = k + 1;
@@ -142,7 +144,8 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
         ++count[k];
         first[k] = std::min(first[k], a.start_ns);
         last[k] = std::max(last[k], a.start_ns);
-    }
+    });
+    stop_.throw_if_stopped();
     std::vector<std::size_t> shown;
     for (std::size_t k = 0; k < keys; ++k)
         if (count[k] > 0) shown.push_back(k);
@@ -201,28 +204,31 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         }
         return;
     }
+    stop_.throw_if_stopped();
     const std::vector<std::size_t> order = order_by_request(steps);
     const std::vector<bool> warm = warmup_steps(steps, order, spec.warmup);
     if (spec.metric == HeatmapMetric::StepLatency) {
-        for (std::size_t i = 0; i < steps.size(); ++i) {
+        trace::for_index_stoppable(steps.size(), stop_, [&](std::size_t i) {
             const trace::Step& s = steps[i];
             if (!warm[i])
                 add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
                           double(s.duration_ns()));
-        }
+        });
         return;
     }
     // ITL: consecutive tokens of one request, in token order.
-    for (std::size_t i = 1; i < order.size(); ++i) {
+    trace::for_index_stoppable(order.size(), stop_, [&](std::size_t i) {
+        if (i == 0) return;
         const trace::Step& prev = steps[order[i - 1]];
         const trace::Step& s = steps[order[i]];
-        if (prev.request != s.request || warm[order[i]]) continue;
+        if (prev.request != s.request || warm[order[i]]) return;
         add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
                   double(s.end_ns - prev.end_ns));
-    }
+    });
 }
 
 void HeatmapSamples::assign_keyed_rows(const HeatmapSpec& spec) {
+    stop_.throw_if_stopped();
     std::vector<std::int64_t> distinct = keys_;
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
@@ -237,10 +243,10 @@ void HeatmapSamples::assign_keyed_rows(const HeatmapSpec& spec) {
             labels_.push_back(position_label(key, spec));
     }
     rows_.reserve(keys_.size());
-    for (std::int64_t key : keys_) {
+    trace::for_each_stoppable(keys_, stop_, [&](std::int64_t key) {
         auto it = std::lower_bound(distinct.begin(), distinct.end(), key);
         rows_.push_back(static_cast<std::uint32_t>(it - distinct.begin()));
-    }
+    });
     keys_.clear();
     keys_.shrink_to_fit();
 }

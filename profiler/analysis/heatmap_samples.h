@@ -7,6 +7,7 @@
 
 #include "heatmap.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
@@ -16,8 +17,10 @@ namespace tokenscope::analysis {
 // copied: names map to rows through a vector indexed by interned id.
 class HeatmapSamples {
   public:
-    // Throws std::invalid_argument when spec.rows does not fit spec.metric.
-    HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec);
+    // Throws std::invalid_argument when spec.rows does not fit spec.metric. `stop` is
+    // checked here and on every for_each (trace::Cancelled).
+    HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec,
+                   const trace::StopToken& stop = {});
 
     const std::vector<std::string>& row_labels() const { return labels_; }
     std::int64_t min_time() const { return min_time_; }  // INT64_MAX when empty
@@ -28,13 +31,14 @@ class HeatmapSamples {
     template <typename Fn>
     void for_each(Fn&& fn) const {
         if (!kernels_) {
-            for (std::size_t i = 0; i < rows_.size(); ++i) fn(rows_[i], times_[i], values_[i]);
+            trace::for_index_stoppable(rows_.size(), stop_,
+                                       [&](std::size_t i) { fn(rows_[i], times_[i], values_[i]); });
             return;
         }
-        for (const trace::Activity& a : run_.activities) {
+        trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
             std::int32_t row = kernel_row(a);
             if (row >= 0) fn(static_cast<std::uint32_t>(row), a.start_ns, double(a.duration_ns()));
-        }
+        });
     }
 
   private:
@@ -49,6 +53,7 @@ class HeatmapSamples {
     void assign_keyed_rows(const HeatmapSpec& spec);
 
     const trace::RunData& run_;
+    trace::StopToken stop_;
     bool kernels_ = false;
     bool by_lane_ = false;
     std::int64_t kernel_cutoff_ = std::numeric_limits<std::int64_t>::min();

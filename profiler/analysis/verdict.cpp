@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "coverage.h"
 
@@ -17,18 +20,20 @@ constexpr std::size_t idx(Category c) {
     return static_cast<std::size_t>(c);
 }
 
-StepSummary summarize_steps(const std::vector<StepAttribution>& atts) {
+StepSummary summarize_steps(const std::vector<StepAttribution>& atts,
+                            const trace::StopToken& stop) {
     StepSummary s;
     s.steps = static_cast<std::int64_t>(atts.size());
     std::vector<double> per_step(atts.size());
-    for (const auto& a : atts) {
+    trace::for_each_stoppable(atts, stop, [&](const StepAttribution& a) {
         s.total_ns += std::max<std::int64_t>(0, a.end_ns - a.start_ns);
         for (std::size_t c = 0; c < kCategoryCount; ++c) {
             s.assigned_ns[c] += a.assigned[c];
             s.hidden_ns[c] += a.hidden[c];
         }
-    }
+    });
     for (std::size_t c = 0; c < kCategoryCount; ++c) {
+        stop.throw_if_stopped();
         if (s.total_ns > 0)
             s.share[c] = static_cast<double>(s.assigned_ns[c]) / static_cast<double>(s.total_ns);
         for (std::size_t i = 0; i < atts.size(); ++i)
@@ -72,48 +77,91 @@ FloorSummary summarize_floor(const std::vector<trace::Step>& steps) {
     return FloorSummary{summarize(distance), summarize(ratio)};
 }
 
-// Kernel start minus the start of the API call with the same correlation id.
-std::optional<double> launch_delay_p95(const trace::RunData& run) {
+// For each GPU lane, the latest end of the work (kernels, copies, memsets) that
+// started before each kernel: the time a kernel waits behind its own stream's queue.
+std::vector<std::pair<std::uint32_t, std::int64_t>> queue_ends(const trace::RunData& run,
+                                                               const trace::StopToken& stop) {
+    struct Work {
+        std::uint16_t lane;
+        std::int64_t start, end;
+        std::uint32_t correlation;  // 0: not a kernel, or none to match
+    };
+    std::vector<Work> work;
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
+        const bool kernel = a.kind == ActivityKind::Kernel;
+        if (kernel || a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
+            work.push_back({a.lane, a.start_ns, a.end_ns, kernel ? a.correlation : 0u});
+    });
+    std::sort(work.begin(), work.end(), [](const Work& x, const Work& y) {
+        return x.lane != y.lane ? x.lane < y.lane : x.start < y.start;
+    });
+    stop.throw_if_stopped();
+    std::vector<std::pair<std::uint32_t, std::int64_t>> ends;  // (correlation, queue end)
+    std::int64_t busy_until = INT64_MIN;
+    for (std::size_t i = 0; i < work.size(); ++i) {
+        if (i == 0 || work[i].lane != work[i - 1].lane) busy_until = INT64_MIN;
+        if (work[i].correlation != 0) ends.emplace_back(work[i].correlation, busy_until);
+        busy_until = std::max(busy_until, work[i].end);
+    }
+    std::sort(ends.begin(), ends.end());
+    return ends;
+}
+
+// Kernel start minus the later of its API call's start (same correlation id) and
+// the end of the work queued before it on its stream. DESIGN.md says "kernel start
+// minus its API call start"; on a real capture the host runs ahead of a busy GPU, so
+// that raw gap measures the queue (a GPU-bound run) rather than a slow launch. Only
+// the part of the wait the stream's own queue does not explain is the CPU's.
+std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::StopToken& stop) {
     std::vector<std::pair<std::uint32_t, std::int64_t>> calls;
-    for (const auto& a : run.activities)
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
         if (a.kind == ActivityKind::Api && a.correlation != 0)
             calls.emplace_back(a.correlation, a.start_ns);
+    });
     if (!std::is_sorted(calls.begin(), calls.end())) std::sort(calls.begin(), calls.end());
+    const auto queued = queue_ends(run, stop);
     std::vector<double> delays;
-    for (const auto& a : run.activities) {
-        if (a.kind != ActivityKind::Kernel || a.correlation == 0) continue;
-        auto it =
-            std::lower_bound(calls.begin(), calls.end(), std::make_pair(a.correlation, INT64_MIN));
-        if (it != calls.end() && it->first == a.correlation)
-            delays.push_back(static_cast<double>(a.start_ns - it->second));
-    }
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
+        if (a.kind != ActivityKind::Kernel || a.correlation == 0) return;
+        const auto key = std::make_pair(a.correlation, INT64_MIN);
+        auto it = std::lower_bound(calls.begin(), calls.end(), key);
+        if (it == calls.end() || it->first != a.correlation) return;
+        std::int64_t ready = it->second;
+        auto q = std::lower_bound(queued.begin(), queued.end(), key);
+        if (q != queued.end() && q->first == a.correlation) ready = std::max(ready, q->second);
+        delays.push_back(static_cast<double>(std::max<std::int64_t>(0, a.start_ns - ready)));
+    });
+    stop.throw_if_stopped();
     if (delays.empty()) return std::nullopt;
     return percentile(delays, 95);
 }
 
-std::optional<double> nvlink_fraction(const trace::RunData& run, const Coverage& cov) {
+std::optional<double> nvlink_fraction(const trace::RunData& run, const Coverage& cov,
+                                      const trace::StopToken& stop) {
     double peak = run.info.gpu.nvlink_bandwidth;
     std::int64_t active = cov.active_ns(category_bit(Category::Nvlink));
     if (peak <= 0 || active <= 0) return std::nullopt;
     double bytes = 0;
-    for (const auto& a : run.activities)
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
         if (a.kind == ActivityKind::Memcpy && a.copy == CopyKind::P2P)
             bytes += static_cast<double>(a.bytes);
+    });
     // Scaled before dividing so that a value exactly at a threshold compares exactly.
     return bytes * 1e9 / (static_cast<double>(active) * peak);
 }
 
-double achieved_bandwidth_fraction(const trace::RunData& run, const Coverage& cov) {
+double achieved_bandwidth_fraction(const trace::RunData& run, const Coverage& cov,
+                                   const trace::StopToken& stop) {
     double peak = run.info.gpu.peak_bandwidth;
     std::int64_t busy =
         cov.active_ns(category_bit(Category::GpuCompute) | category_bit(Category::GpuMemory));
     if (peak <= 0 || busy <= 0) return 0;
     double bytes = 0;
-    for (const auto& a : run.activities) {
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
         bool gpu_work = a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memset ||
                         (a.kind == ActivityKind::Memcpy && a.copy == CopyKind::D2D);
         if (gpu_work) bytes += static_cast<double>(a.bytes);
-    }
+    });
     return bytes * 1e9 / (static_cast<double>(busy) * peak);
 }
 
@@ -159,10 +207,12 @@ void decide(Verdict& v, const StepSummary& s) {
 }
 
 RunAssessment assess(const trace::RunData& run, const Coverage& cov,
-                     const std::vector<StepAttribution>& atts, const VerdictOptions& o) {
+                     const std::vector<StepAttribution>& atts, const VerdictOptions& o,
+                     const trace::StopToken& stop) {
     RunAssessment r;
-    r.summary = summarize_steps(atts);
+    r.summary = summarize_steps(atts, stop);
     r.phases = summarize_phases(run.steps, atts);
+    stop.throw_if_stopped();
     r.floor = summarize_floor(run.steps);
     const auto& s = r.summary;
     std::optional<double> transfer, gpu, cpu;
@@ -174,11 +224,11 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
     std::optional<double> scheduling;
     if (s.steps > 0) scheduling = s.p95_ns[idx(Category::Scheduling)];
     auto& v = r.verdict;
-    v.achieved_bandwidth_fraction = achieved_bandwidth_fraction(run, cov);
+    v.achieved_bandwidth_fraction = achieved_bandwidth_fraction(run, cov, stop);
     v.rules = {rule("transfer_share", transfer, o.transfer_share),
                rule("scheduling_p95_ns", scheduling, o.scheduling_p95_ns),
-               rule("launch_delay_p95_ns", launch_delay_p95(run), o.launch_delay_p95_ns),
-               rule("nvlink_fraction", nvlink_fraction(run, cov), o.nvlink_fraction),
+               rule("launch_delay_p95_ns", launch_delay_p95(run, stop), o.launch_delay_p95_ns),
+               rule("nvlink_fraction", nvlink_fraction(run, cov, stop), o.nvlink_fraction),
                rule("gpu_share", gpu, o.gpu_share),
                // Not in DESIGN.md's list: a host-only run (the cpu backend) would
                // otherwise read "mixed" while 99% of its time is host compute.
@@ -192,14 +242,17 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
 RunAssessment assess_run(const trace::RunData& run,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options,
-                         const AttributionOptions& attribution_options) {
-    return assess(run, Coverage(run, attribution_options), attributions, verdict_options);
+                         const AttributionOptions& attribution_options,
+                         const trace::StopToken& stop) {
+    return assess(run, Coverage(run, attribution_options, stop), attributions, verdict_options,
+                  stop);
 }
 
 RunAssessment assess_run(const trace::RunData& run, const VerdictOptions& verdict_options,
-                         const AttributionOptions& attribution_options) {
-    Coverage cov(run, attribution_options);
-    return assess(run, cov, cov.attribute(run.steps), verdict_options);
+                         const AttributionOptions& attribution_options,
+                         const trace::StopToken& stop) {
+    Coverage cov(run, attribution_options, stop);
+    return assess(run, cov, cov.attribute(run.steps), verdict_options, stop);
 }
 
 }  // namespace tokenscope::analysis

@@ -9,18 +9,21 @@
 #include "category.h"
 #include "distribution.h"
 #include "trace/run_data.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::analysis {
 
 // DESIGN.md section 5 verdict rules; each fires when its value is strictly above its
 // threshold.
 struct VerdictOptions {
-    double transfer_share = 0.25;      // (nvlink + pcie) / total step time
-    double scheduling_p95_ns = 3e6;    // P95 of per-step scheduling time
-    double launch_delay_p95_ns = 5e6;  // P95 of kernel start - its API call start
-    double nvlink_fraction = 0.90;     // P2P bytes / P2P-active time / nvlink_bandwidth
-    double gpu_share = 0.75;           // (gpu_compute + gpu_memory) / total
-    double cpu_share = 0.75;           // cpu / total, checked last (host-only runs)
+    double transfer_share = 0.25;    // (nvlink + pcie) / total step time
+    double scheduling_p95_ns = 3e6;  // P95 of per-step scheduling time
+    // P95 of kernel start - max(its API call start, end of the work queued before
+    // it on its stream): launch latency the stream's own queue does not explain
+    double launch_delay_p95_ns = 5e6;
+    double nvlink_fraction = 0.90;  // P2P bytes / P2P-active time / nvlink_bandwidth
+    double gpu_share = 0.75;        // (gpu_compute + gpu_memory) / total
+    double cpu_share = 0.75;        // cpu / total, checked last (host-only runs)
 };
 
 // One rule's evidence: the measured value next to the threshold it was held against.
@@ -76,12 +79,15 @@ struct RunAssessment {
 };
 
 // `attributions[i]` belongs to run.steps[i] (as attribute_steps returns them).
+// Both throw trace::Cancelled once `stop` is requested.
 RunAssessment assess_run(const trace::RunData& run,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options = {},
-                         const AttributionOptions& attribution_options = {});
+                         const AttributionOptions& attribution_options = {},
+                         const trace::StopToken& stop = {});
 // Attributes the steps and assesses them, building the run's coverage once.
 RunAssessment assess_run(const trace::RunData& run, const VerdictOptions& verdict_options = {},
-                         const AttributionOptions& attribution_options = {});
+                         const AttributionOptions& attribution_options = {},
+                         const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::analysis

@@ -108,6 +108,41 @@ TEST(Verdict, LaunchDelayJustAroundFiveMilliseconds) {
     }
 }
 
+TEST(Verdict, LaunchDelayExcludesTheStreamsOwnQueue) {
+    // The host enqueues 20 kernels 1 us apart; each runs 1 ms, so from the second on
+    // each waits behind the one before. Kernel 0 starts 5 us after its call; the rest
+    // start the instant their predecessor ends: delays [5000, 0 x 19], P95 rank
+    // 0.95 * 19 = 18.05 -> 0 + 0.05 * 5000 = 250 ns. Kernel start minus API start
+    // alone would read 5 us + i * 999 us and call this GPU-bound run CPU-bound.
+    trace::RunData run;
+    std::int64_t prev_end = 0;
+    for (std::uint32_t i = 0; i < 20; ++i) {
+        auto api = act(0, ActivityKind::Api, i * 1000LL, i * 1000LL + 10);
+        api.correlation = i + 1;
+        const std::int64_t start = std::max<std::int64_t>(api.start_ns + 5000, prev_end);
+        auto k = act(1, ActivityKind::Kernel, start, start + 1'000'000);
+        k.correlation = i + 1;
+        prev_end = k.end_ns;
+        run.activities.push_back(api);
+        run.activities.push_back(k);
+    }
+    auto r = assess_run(run, std::vector<StepAttribution>{});
+    EXPECT_NEAR(rule(r, "launch_delay_p95_ns").value, 250.0, 1e-6);
+    EXPECT_FALSE(rule(r, "launch_delay_p95_ns").fired);
+
+    // Work on another stream does not count as this stream's queue.
+    trace::RunData other;
+    auto api = act(0, ActivityKind::Api, 0, 10);
+    api.correlation = 1;
+    auto copy = act(2, ActivityKind::Memcpy, 0, 7'000'000, 64, CopyKind::H2D);
+    auto k = act(1, ActivityKind::Kernel, 6'000'000, 6'000'100);
+    k.correlation = 1;
+    other.activities = {api, copy, k};
+    EXPECT_DOUBLE_EQ(
+        rule(assess_run(other, std::vector<StepAttribution>{}), "launch_delay_p95_ns").value,
+        6'000'000.0);
+}
+
 TEST(Verdict, NvlinkThroughputAgainstPeak) {
     for (std::uint64_t bytes : {900ull, 901ull}) {
         trace::RunData run;

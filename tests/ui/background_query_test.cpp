@@ -1,6 +1,8 @@
 // Long queries in the Heatmap, Breakdown and Compare tabs: each reports busy
 // true then false, the main window shows a busy bar with the task and a Cancel
-// button meanwhile, and a cancelled or superseded result is dropped unseen.
+// button meanwhile, a cancelled or superseded query is asked to stop through its
+// StopToken, and its result is dropped unseen.
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QProgressBar>
@@ -8,10 +10,14 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "analysis/heatmap.h"
 #include "hand_run.h"
+#include "trace/stop_token.h"
 #include "ui/background_query.h"
 #include "ui/breakdown_tab.h"
 #include "ui/compare_tab.h"
@@ -22,6 +28,26 @@
 using namespace tokenscope;
 
 namespace {
+
+// What a spinning work saw; shared, so a failed test cannot leave the pool thread
+// writing to a dead stack frame.
+struct Spin {
+    std::atomic<bool> started{false};
+    std::atomic<bool> observed_stop{false};
+};
+
+// Work that spins until its token is stopped (60 s at most, so a broken stop fails
+// the test instead of hanging it), then gives up the way the analysis does.
+auto spinning_work(std::shared_ptr<Spin> spin) {
+    return [spin](const trace::StopToken& stop) -> int {
+        spin->started = true;
+        const QDeadlineTimer deadline(60000);
+        while (!stop.stop_requested() && !deadline.hasExpired()) QThread::yieldCurrentThread();
+        spin->observed_stop = stop.stop_requested();
+        stop.throw_if_stopped();
+        return -1;
+    };
+}
 
 const QString kHeatmapTask = QStringLiteral("Computing the heatmap…");
 
@@ -141,6 +167,62 @@ class BackgroundQueryTest : public QObject {
         QCOMPARE(shown, QList<int>{2});
     }
 
+    void cancelStopsTheRunningWork() {
+        ui::BackgroundQuery q;
+        QSignalSpy discarded(&q, &ui::BackgroundQuery::discarded);
+        auto spin = std::make_shared<Spin>();
+        QList<int> shown;
+        q.run(QStringLiteral("spin"), spinning_work(spin), [&](int v) { shown << v; });
+        const trace::StopToken token = q.token();
+        QTRY_VERIFY(spin->started);
+        QVERIFY(!token.stop_requested());
+        QVERIFY(q.cancel());
+        QVERIFY(token.stop_requested());
+        QTRY_VERIFY_WITH_TIMEOUT(spin->observed_stop, 30000);
+        // It gave up with Cancelled: dropped as stale, never shown.
+        QTRY_COMPARE_WITH_TIMEOUT(discarded.count(), 1, 30000);
+        QVERIFY(shown.isEmpty());
+        QVERIFY(!q.busy());
+    }
+
+    void aNewerQueryStopsTheOlderOne() {
+        ui::BackgroundQuery q;
+        QSignalSpy discarded(&q, &ui::BackgroundQuery::discarded);
+        auto spin = std::make_shared<Spin>();
+        QList<int> shown;
+        q.run(QStringLiteral("old"), spinning_work(spin), [&](int v) { shown << v; });
+        QTRY_VERIFY(spin->started);
+        q.run(
+            QStringLiteral("new"), [](const trace::StopToken&) { return 2; },
+            [&](int v) { shown << v; });
+        QTRY_VERIFY_WITH_TIMEOUT(spin->observed_stop, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(discarded.count(), 1, 30000);
+        QTRY_VERIFY(!q.busy());
+        QCOMPARE(shown, QList<int>{2});
+        // clear() stops the live query too.
+        auto other = std::make_shared<Spin>();
+        q.run(QStringLiteral("cleared"), spinning_work(other), [&](int v) { shown << v; });
+        QTRY_VERIFY(other->started);
+        q.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(other->observed_stop, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(discarded.count(), 2, 30000);
+        QCOMPARE(shown, QList<int>{2});
+    }
+
+    // Work that stops by itself (Cancelled while still the live query) shows nothing
+    // and leaves the query idle, as a cancel would.
+    void workThatGivesUpShowsNothing() {
+        ui::BackgroundQuery q;
+        QSignalSpy cancelled(&q, &ui::BackgroundQuery::cancelled);
+        QList<int> shown;
+        q.run(
+            QStringLiteral("gives up"), []() -> int { throw trace::Cancelled(); },
+            [&](int v) { shown << v; });
+        QTRY_VERIFY(!q.busy());
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(shown.isEmpty());
+    }
+
     void heatmapTabReportsBusyThenIdle() {
         ui::HeatmapTab tab;
         tab.controls()->setSpec(phase_spec());
@@ -209,13 +291,16 @@ class BackgroundQueryTest : public QObject {
         clock.start();
         tab.setRun(run);
         QVERIFY(tab.computing());
+        const trace::StopToken token = tab.query()->token();
+        QVERIFY(!token.stop_requested());
         tab.cancelQuery();
+        QVERIFY(token.stop_requested());  // the analysis stops at its next check
         QVERIFY(!tab.computing());
         QCOMPARE(busy.count(), 2);
         QCOMPARE(busy.at(1).at(0).toBool(), false);
         QVERIFY2(tab.statusText().contains(QStringLiteral("cancelled")),
                  qPrintable(tab.statusText()));
-        // The computation runs to its end on the pool; its result then is dropped.
+        // The computation stops on the pool (or ends first); either way it is dropped.
         QTRY_COMPARE_WITH_TIMEOUT(discarded.count(), 1, 120000);
         qInfo("kernel heatmap of 2,000,000 kernels: result dropped %lld ms after the request",
               static_cast<long long>(clock.elapsed()));
@@ -232,6 +317,35 @@ class BackgroundQueryTest : public QObject {
               static_cast<long long>(clock.elapsed()));
         QCOMPARE(samples(direct), std::int64_t(2'000'001));
         QCOMPARE(direct.row_count(), std::size_t(17));
+    }
+
+    void breakdownAndCompareCancelsStopTheirQueries() {
+        const ui::OpenRun a = test::open_run(big_run(200'000), QStringLiteral("a"));
+        const ui::OpenRun b = test::open_run(big_run(200'000), QStringLiteral("b"));
+        ui::BreakdownTab breakdown;
+        QSignalSpy ready_b(&breakdown, &ui::BreakdownTab::breakdownReady);
+        QSignalSpy dropped_b(breakdown.query(), &ui::BackgroundQuery::discarded);
+        breakdown.setRun(a);
+        const trace::StopToken token_b = breakdown.query()->token();
+        breakdown.cancelQuery();
+        QVERIFY(token_b.stop_requested());
+        QVERIFY(!breakdown.queryBusy());
+        QVERIFY2(breakdown.verdictText().contains(QStringLiteral("cancelled")),
+                 qPrintable(breakdown.verdictText()));
+
+        ui::CompareTab compare;
+        QSignalSpy ready_c(&compare, &ui::CompareTab::diffReady);
+        QSignalSpy dropped_c(compare.query(), &ui::BackgroundQuery::discarded);
+        compare.compare(a, b);
+        const trace::StopToken token_c = compare.query()->token();
+        compare.cancelQuery();
+        QVERIFY(token_c.stop_requested());
+        QVERIFY(!compare.queryBusy());
+        QTRY_COMPARE_WITH_TIMEOUT(dropped_b.count(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(dropped_c.count(), 1, 60000);
+        QCOMPARE(ready_b.count(), 0);
+        QCOMPARE(ready_c.count(), 0);
+        QVERIFY(compare.statusText().contains(QStringLiteral("cancelled")));
     }
 
     void mainWindowShowsTheBusyTabAndCancelsIt() {
