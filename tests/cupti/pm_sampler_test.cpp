@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <vector>
 
@@ -33,6 +34,7 @@ TEST(PmSampler, StartWithoutDriverGivesReasonAndWritesNothing) {
     EXPECT_TRUE(writer.data().counters.empty());
     EXPECT_TRUE(writer.data().diagnostics.empty());
     EXPECT_EQ(sampler.samples_written(), 0);
+    EXPECT_EQ(sampler.summary(), "");  // no metric was chosen, so there is nothing to report
 }
 
 TEST(PmSampler, DefaultDriverOnMachineWithoutOneFailsCleanly) {
@@ -41,8 +43,11 @@ TEST(PmSampler, DefaultDriverOnMachineWithoutOneFailsCleanly) {
     if (why.empty()) {
         MemoryRunWriter writer;
         sampler.stop(writer);
-        GTEST_SKIP() << "a driver with PM sampling is present";
+        GTEST_SKIP() << "a driver with PM sampling is present: " << sampler.summary();
     }
+    // On a GPU machine this is what the next run's diagnostics would say.
+    std::printf("PM sampling unavailable: %s\nsummary: %s\n", why.c_str(),
+                sampler.summary().c_str());
     EXPECT_FALSE(sampler.running());
 }
 
@@ -90,6 +95,35 @@ TEST(PmSampler, WithoutClockMapTimesAreGpuNanoseconds) {
     ASSERT_EQ(rates.size(), 4u);
     EXPECT_EQ(rates[0].time_ns, 1'000'000'000);
     EXPECT_DOUBLE_EQ(rates[0].bytes_per_s, 3.0);
+}
+
+TEST(PmSampler, ValuesOfActiveMetricsGoToTheirSlotsOthersAreNaN) {
+    // Config holds PCIe read and NVLink TX only, in that order.
+    const std::vector<double> values = {4e6, 9e6};
+    const std::vector<Metric> slots = {Metric::PcieRead, Metric::NvlinkTx};
+    const auto bytes = PmSampler::to_slots(values, slots);
+    EXPECT_DOUBLE_EQ(bytes[0], 4e6);
+    EXPECT_TRUE(std::isnan(bytes[1]));
+    EXPECT_TRUE(std::isnan(bytes[2]));
+    EXPECT_DOUBLE_EQ(bytes[3], 9e6);
+}
+
+TEST(PmSampler, RatesSkipSlotsThatAreOff) {
+    // 4 ms sample with only PCIe write active: 2e5 B / 4 ms = 5e7 B/s; nothing else.
+    const std::vector<double> values = {2e5};
+    const std::vector<Metric> slots = {Metric::PcieWrite};
+    const std::vector<PmSampler::RawSample> samples = {
+        {1'000'000, 5'000'000, PmSampler::to_slots(values, slots)}};
+    const auto rates = PmSampler::to_rates(samples, {});
+    ASSERT_EQ(rates.size(), 1u);
+    EXPECT_EQ(rates[0].metric, Metric::PcieWrite);
+    EXPECT_EQ(rates[0].time_ns, 5'000'000);
+    EXPECT_DOUBLE_EQ(rates[0].bytes_per_s, 5e7);
+}
+
+TEST(PmSampler, NoActiveMetricMeansNoRates) {
+    const std::vector<PmSampler::RawSample> samples = {{0, 1'000, PmSampler::to_slots({}, {})}};
+    EXPECT_TRUE(PmSampler::to_rates(samples, {}).empty());
 }
 
 TEST(PmSampler, LaneNamesNameMetricAndGpu) {

@@ -93,6 +93,8 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
         if (std::string why = pm.start(0); !why.empty())
             writer.add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
                                    "CUPTI PM sampling unavailable: " + why});
+    if (!pm.summary().empty())
+        writer.add_diagnostic({"pm_sampling_metrics", trace::Severity::Info, 1.0, pm.summary()});
     options.on_writer_tick = [&nvml, &pm](store::RunWriter& w) {
         nvml.drain(w);
         pm.poll(w);

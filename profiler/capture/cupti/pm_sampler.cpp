@@ -8,10 +8,12 @@
 
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <utility>
 
 #include "capture/driver_probe.h"
 #include "clock_sampler.h"
+#include "pm_metric_catalog.h"
 #include "trace/diagnostic.h"
 #include "trace/lane.h"
 
@@ -25,6 +27,9 @@ struct PmSampler::State {
     std::vector<std::uint8_t> config;
     std::vector<std::uint8_t> counter_data;
     ClockMap clock;
+    // The metrics in the config, in its order: decoding must ask for exactly these.
+    std::vector<std::string> active;
+    std::vector<Metric> slots;
 };
 
 namespace {
@@ -43,8 +48,10 @@ T params(std::size_t struct_size) {
             return PmSampler::explain(static_cast<int>(r_), #call); \
     } while (0)
 
-std::vector<const char*> metric_names() {
-    return {PmSampler::kMetricNames.begin(), PmSampler::kMetricNames.end()};
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+    std::vector<const char*> out;
+    for (const std::string& n : names) out.push_back(n.c_str());
+    return out;
 }
 
 // CUPTI's PM timestamps share cuptiGetTimestamp's clock, which the tracer
@@ -68,43 +75,112 @@ std::string init_counter_data(CUpti_PmSampling_Object* sampler, std::vector<std:
     return {};
 }
 
-std::string configure_host(int device, CUpti_Profiler_Host_Object** host,
-                           std::vector<std::uint8_t>& config) {
+// What every host object of the device is made from.
+struct Chip {
+    std::string name;
+    std::vector<std::uint8_t> availability;
+};
+
+std::string read_chip(int device, Chip* out) {
     auto chip =
         params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = static_cast<std::size_t>(device);
     TS_PM_CALL(cuptiDeviceGetChipName, chip);
+    out->name = chip.pChipName ? chip.pChipName : "";
     auto avail = params<CUpti_PmSampling_GetCounterAvailability_Params>(
         CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
     avail.deviceIndex = static_cast<std::size_t>(device);
     TS_PM_CALL(cuptiPmSamplingGetCounterAvailability, avail);  // first call: the size
-    std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = availability.data();
+    out->availability.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = out->availability.data();
     TS_PM_CALL(cuptiPmSamplingGetCounterAvailability, avail);
+    return {};
+}
 
+std::string host_init(const Chip& chip, CUpti_Profiler_Host_Object** host) {
     auto init = params<CUpti_Profiler_Host_Initialize_Params>(
         CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    init.pChipName = chip.pChipName;
-    init.pCounterAvailabilityImage = availability.data();
+    init.pChipName = chip.name.c_str();
+    init.pCounterAvailabilityImage = chip.availability.data();
     TS_PM_CALL(cuptiProfilerHostInitialize, init);
     *host = init.pHostObject;
+    return {};
+}
 
-    std::vector<const char*> names = metric_names();
+void host_deinit(CUpti_Profiler_Host_Object* host) noexcept {
+    if (!host) return;
+    auto deinit = params<CUpti_Profiler_Host_Deinitialize_Params>(
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    deinit.pHostObject = host;
+    cuptiProfilerHostDeinitialize(&deinit);
+}
+
+std::string add_metrics(CUpti_Profiler_Host_Object* host, const std::vector<std::string>& names) {
+    std::vector<const char*> c = c_names(names);
     auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
         CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    add.pHostObject = *host;
-    add.ppMetricNames = names.data();
-    add.numMetrics = names.size();
+    add.pHostObject = host;
+    add.ppMetricNames = c.data();
+    add.numMetrics = c.size();
     TS_PM_CALL(cuptiProfilerHostConfigAddMetrics, add);
+    return {};
+}
+
+// The names are CUPTI's until the host object goes, so they are copied first.
+std::string list_base_metrics(const Chip& chip, std::vector<std::string>* out) {
+    CUpti_Profiler_Host_Object* host = nullptr;
+    if (std::string why = host_init(chip, &host); !why.empty()) return why;
+    auto base = params<CUpti_Profiler_Host_GetBaseMetrics_Params>(
+        CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
+    base.pHostObject = host;
+    base.metricType = CUPTI_METRIC_TYPE_COUNTER;
+    const CUptiResult r = cuptiProfilerHostGetBaseMetrics(&base);
+    if (r == CUPTI_SUCCESS)
+        for (std::size_t i = 0; i < base.numMetrics; ++i)
+            if (base.ppMetricNames && base.ppMetricNames[i])
+                out->emplace_back(base.ppMetricNames[i]);
+    host_deinit(host);
+    if (r != CUPTI_SUCCESS)
+        return PmSampler::explain(static_cast<int>(r), "cuptiProfilerHostGetBaseMetrics");
+    return {};
+}
+
+// One bad name fails ConfigAddMetrics for all, so each is tried on a host object of its own.
+std::string probe(const Chip& chip, const std::string& name) {
+    CUpti_Profiler_Host_Object* host = nullptr;
+    if (std::string why = host_init(chip, &host); !why.empty()) return why;
+    std::string why = add_metrics(host, {name});
+    host_deinit(host);
+    return why;
+}
+
+PmMetricCatalog choose_metrics(const Chip& chip) {
+    std::vector<std::string> base;
+    const std::string why = list_base_metrics(chip, &base);
+    PmMetricCatalog catalog = why.empty() ? PmMetricCatalog(chip.name, std::move(base))
+                                          : PmMetricCatalog::unlisted(chip.name, why);
+    for (std::size_t m = 0; m < PmSampler::kMetricCount; ++m) {
+        const auto slot = static_cast<PmSampler::Metric>(m);
+        for (const std::string& name : catalog.candidates(slot)) {
+            catalog.record_probe(slot, name, probe(chip, name));
+            if (!catalog.active(slot).empty()) break;
+        }
+    }
+    return catalog;
+}
+
+std::string build_config(CUpti_Profiler_Host_Object* host, const std::vector<std::string>& names,
+                         std::vector<std::uint8_t>& config) {
+    if (std::string why = add_metrics(host, names); !why.empty()) return why;
     auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-    size.pHostObject = *host;
+    size.pHostObject = host;
     TS_PM_CALL(cuptiProfilerHostGetConfigImageSize, size);
     config.resize(size.configImageSize);
     auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
         CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-    image.pHostObject = *host;
+    image.pHostObject = host;
     image.configImageSize = config.size();
     image.pConfigImage = config.data();
     TS_PM_CALL(cuptiProfilerHostGetConfigImage, image);
@@ -112,6 +188,7 @@ std::string configure_host(int device, CUpti_Profiler_Host_Object** host,
 }
 
 std::string configure_device(CUpti_PmSampling_Object* sampler, const PmSampler::Options& o,
+                             const std::vector<std::string>& metrics,
                              const std::vector<std::uint8_t>& config,
                              std::vector<std::uint8_t>& counter_data) {
     auto set =
@@ -126,7 +203,7 @@ std::string configure_device(CUpti_PmSampling_Object* sampler, const PmSampler::
     set.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_LATEST;
     TS_PM_CALL(cuptiPmSamplingSetConfig, set);
 
-    std::vector<const char*> names = metric_names();
+    std::vector<const char*> names = c_names(metrics);
     auto size = params<CUpti_PmSampling_GetCounterDataSize_Params>(
         CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
     size.pPmSamplingObject = sampler;
@@ -154,6 +231,15 @@ std::vector<PmSampler::Rate> PmSampler::to_rates(std::span<const RawSample> samp
         }
     }
     return rates;
+}
+
+std::array<double, PmSampler::kMetricCount> PmSampler::to_slots(std::span<const double> values,
+                                                                std::span<const Metric> slots) {
+    std::array<double, kMetricCount> bytes;
+    bytes.fill(std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < values.size() && i < slots.size(); ++i)
+        bytes[static_cast<std::size_t>(slots[i])] = values[i];
+    return bytes;
 }
 
 std::string PmSampler::lane_name(Metric metric, int device) {
@@ -193,6 +279,7 @@ PmSampler::~PmSampler() {
 
 std::string PmSampler::start(int device) {
     if (running()) return {};
+    summary_.clear();
     // Without a driver CUPTI's profiler calls can hang or abort; ask the driver first.
     const DriverStatus driver = DriverProbe(options_.driver_library).probe();
     if (!driver.ok) return "no usable NVIDIA driver: " + driver.reason;
@@ -213,15 +300,26 @@ std::string PmSampler::open(int device) {
         params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     TS_PM_CALL(cuptiProfilerInitialize, init);
     state_->profiler_initialised = true;
-    if (std::string why = configure_host(device, &state_->host, state_->config); !why.empty())
+    Chip chip;
+    if (std::string why = read_chip(device, &chip); !why.empty()) return why;
+    const PmMetricCatalog catalog = choose_metrics(chip);
+    summary_ = catalog.summary();
+    if (!catalog.any_active()) return catalog.failure();
+    for (std::size_t m = 0; m < kMetricCount; ++m)
+        if (const std::string& name = catalog.active(static_cast<Metric>(m)); !name.empty()) {
+            state_->active.push_back(name);
+            state_->slots.push_back(static_cast<Metric>(m));
+        }
+    if (std::string why = host_init(chip, &state_->host); !why.empty()) return why;
+    if (std::string why = build_config(state_->host, state_->active, state_->config); !why.empty())
         return why;
     auto enable =
         params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
     enable.deviceIndex = static_cast<std::size_t>(device);
     TS_PM_CALL(cuptiPmSamplingEnable, enable);
     state_->sampler = enable.pPmSamplingObject;
-    if (std::string why =
-            configure_device(state_->sampler, options_, state_->config, state_->counter_data);
+    if (std::string why = configure_device(state_->sampler, options_, state_->active,
+                                           state_->config, state_->counter_data);
         !why.empty())
         return why;
     try {
@@ -252,7 +350,8 @@ std::string PmSampler::decode(std::vector<RawSample>* out) {
         info.pCounterDataImage = st.counter_data.data();
         info.counterDataImageSize = st.counter_data.size();
         TS_PM_CALL(cuptiPmSamplingGetCounterDataInfo, info);
-        std::vector<const char*> names = metric_names();
+        std::vector<const char*> names = c_names(st.active);
+        std::vector<double> values(names.size());
         for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
             auto si = params<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
                 CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
@@ -270,8 +369,9 @@ std::string PmSampler::decode(std::vector<RawSample>* out) {
             ev.rangeIndex = i;
             ev.ppMetricNames = names.data();
             ev.numMetrics = names.size();
-            ev.pMetricValues = sample.bytes.data();
+            ev.pMetricValues = values.data();
             TS_PM_CALL(cuptiProfilerHostEvaluateToGpuValues, ev);
+            sample.bytes = to_slots(values, st.slots);
             out->push_back(sample);
         }
         if (std::string why = init_counter_data(st.sampler, st.counter_data); !why.empty())
@@ -334,12 +434,7 @@ void PmSampler::close() noexcept {
         disable.pPmSamplingObject = st.sampler;
         cuptiPmSamplingDisable(&disable);
     }
-    if (st.host) {
-        auto deinit = params<CUpti_Profiler_Host_Deinitialize_Params>(
-            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-        deinit.pHostObject = st.host;
-        cuptiProfilerHostDeinitialize(&deinit);
-    }
+    host_deinit(st.host);
     if (st.profiler_initialised) {
         auto deinit = params<CUpti_Profiler_DeInitialize_Params>(
             CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);

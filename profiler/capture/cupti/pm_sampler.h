@@ -24,6 +24,8 @@ class PmSampler {
     enum class Metric : std::uint8_t { PcieRead, PcieWrite, NvlinkRx, NvlinkTx };
     static constexpr std::size_t kMetricCount = 4;
     // Hopper metric names, in Metric order; each is bytes moved within one sample.
+    // Only the first choice: start() probes the chip's own base metrics
+    // (PmMetricCatalog) and a slot whose metric the chip lacks stays off.
     static constexpr std::array<const char*, kMetricCount> kMetricNames = {
         "pcie__read_bytes.sum", "pcie__write_bytes.sum", "nvlrx__bytes.sum", "nvltx__bytes.sum"};
 
@@ -48,6 +50,10 @@ class PmSampler {
     static std::string lane_name(Metric metric, int device);
     // The reason start() gives for a failed CUPTI call (result is a CUptiResult).
     static std::string explain(int result, const char* call);
+    // Spreads values evaluated for the active metrics (values[i] belongs to
+    // slots[i]) into Metric order; slots that are off get NaN.
+    static std::array<double, kMetricCount> to_slots(std::span<const double> values,
+                                                     std::span<const Metric> slots);
 
     struct Options {
         std::chrono::nanoseconds interval{10'000'000};  // one sample per 10 ms
@@ -66,6 +72,9 @@ class PmSampler {
     // Empty on success; otherwise why PM sampling cannot run (no driver, no
     // privileges, unsupported GPU). Nothing is written either way.
     std::string start(int device);
+    // After start(): which metric names are active and why the other slots are
+    // off (for an info diagnostic); empty if start() failed before choosing.
+    const std::string& summary() const { return summary_; }
     // Decodes what the hardware buffer holds into Counter lanes. A decode
     // failure ends sampling with a "pm_sampling_failed" diagnostic.
     void poll(store::RunWriter& writer);
@@ -88,6 +97,7 @@ class PmSampler {
     std::unique_ptr<State> state_;
     std::map<Metric, std::uint16_t> lanes_;
     std::int64_t samples_written_ = 0;
+    std::string summary_;
 };
 
 }  // namespace tokenscope::capture::cupti

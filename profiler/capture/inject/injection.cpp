@@ -147,6 +147,9 @@ bool Injection::start_tracing() {
                 w.add_diagnostic({"pm_sampling_unavailable", trace::Severity::Info, 1.0,
                                   "CUPTI PM sampling unavailable: " + why});
             }
+            if (!pm->summary().empty())
+                w.add_diagnostic(
+                    {"pm_sampling_metrics", trace::Severity::Info, 1.0, pm->summary()});
         }
         pm->poll(w);
     };
