@@ -63,23 +63,21 @@ Workload make_workload(std::size_t n) {
     while (w.activities.size() < n) {
         ++corr;
         std::int64_t api = 2500 + static_cast<std::int64_t>(rng() % 4000);
-        add({host, host + api, 0, 0, 1, corr, 0, trace::ActivityKind::Api, trace::CopyKind::None,
-             -1});
+        add({host, host + api, 0, 0, 1, corr, 0, trace::ActivityKind::Api, trace::CopyKind::None});
         gpu = std::max(gpu, host + api) + static_cast<std::int64_t>(rng() % 500);
         std::int64_t dur = 3000 + static_cast<std::int64_t>(rng() % 60'000);
         bool second = corr % 4 == 0;
-        add({gpu, gpu + dur, (rng() % (64ULL << 20)), rng() % (1ULL << 40),
+        add({gpu, gpu + dur, (rng() % (64ULL << 20)), static_cast<float>(rng() % (1ULL << 40)),
              static_cast<std::uint32_t>(4 + rng() % 40), corr, std::uint16_t(second ? 2 : 1),
-             trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+             trace::ActivityKind::Kernel, trace::CopyKind::None});
         if (!second) gpu += dur;
         if (corr % 10 == 0) {
             bool h2d = corr % 20 == 0;
             add({gpu, gpu + 8000, 1ULL << (12 + rng() % 16), 0, 2, corr, std::uint16_t(h2d ? 3 : 4),
-                 trace::ActivityKind::Memcpy, h2d ? trace::CopyKind::H2D : trace::CopyKind::D2H,
-                 0});
+                 trace::ActivityKind::Memcpy, h2d ? trace::CopyKind::H2D : trace::CopyKind::D2H});
         }
         if (corr % 32 == 0)
-            add({host, gpu, 0, 0, 3, 0, 5, trace::ActivityKind::Sync, trace::CopyKind::None, -1});
+            add({host, gpu, 0, 0, 3, 0, 5, trace::ActivityKind::Sync, trace::CopyKind::None});
         host += api + static_cast<std::int64_t>(rng() % 1500);
     }
     return w;
@@ -119,8 +117,9 @@ double sqlite3_import(const std::string& dir, const Workload& w) {
         out << "lane,start_ns,end_ns,name,correlation,kind,copy,device,bytes,flops\n";
         for (const auto& a : w.activities)
             out << a.lane << ',' << a.start_ns << ',' << a.end_ns << ',' << a.name << ','
-                << a.correlation << ',' << int(a.kind) << ',' << int(a.copy) << ',' << int(a.device)
-                << ',' << a.bytes << ',' << a.flops << '\n';
+                << a.correlation << ',' << int(a.kind) << ',' << int(a.copy) << ','
+                << w.lanes[a.lane].device << ',' << a.bytes << ','
+                << static_cast<std::uint64_t>(a.flops) << '\n';
     }
     std::string db = dir + "/csv.sqlite";
     remove_store(db);

@@ -96,7 +96,6 @@ trace::RunData decode_run(std::size_t activities) {
             kern.kind = trace::ActivityKind::Kernel, kern.name = names[k % names.size()];
             kern.start_ns = std::max(gpu, api.start_ns + 5000);
             kern.end_ns = kern.start_ns + rnd(20000, 120000) / 4, kern.correlation = corr;
-            kern.device = 0;
             gpu = kern.end_ns + 1500;
             lanes[kern.lane].push_back(kern);
         }

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "analysis/classifier.h"
+#include "launch_format.h"
 #include "time_format.h"
 #include "timeline_painter.h"
 
@@ -195,6 +196,9 @@ QString TimelineView::describe(std::size_t i) const {
     if (a.flops > 0)
         text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
     if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
+    if (a.kind == trace::ActivityKind::Kernel)
+        if (const trace::KernelLaunch* launch = run.launch_for(a.correlation))
+            text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
     return text;
 }
 

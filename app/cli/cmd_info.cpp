@@ -85,6 +85,7 @@ nlohmann::json run_json(const LoadedRun& lr) {
             {"steps", run.steps.size()},
             {"requests", run.requests.size()},
             {"counter_samples", run.counters.size()},
+            {"kernel_launches", run.launches.size()},
             {"diagnostics", diags}};
 }
 
@@ -103,7 +104,7 @@ void print_text(const LoadedRun& lr, bool csv) {
     if (g.sm_count > 0) std::cout << ", " << g.sm_count << " SMs";
     std::cout << "\n  steps: " << run.steps.size() << "  requests: " << run.requests.size()
               << "  lanes: " << run.lanes.size() << "  counter samples: " << run.counters.size()
-              << "\n\n";
+              << "  kernel launches: " << run.launches.size() << "\n\n";
     TextTable kinds({"kind", "count", "bytes"});
     for (std::size_t k = 0; k < c.by_kind.size(); ++k)
         kinds.add_row({std::string(to_string(static_cast<ActivityKind>(k))),

@@ -109,7 +109,7 @@ void CpuRunRecorder::kernel_begin() {
 void CpuRunRecorder::kernel_end(const kernels::KernelSpec& work) {
     auto k = make_activity(ActivityKind::Kernel, compute_lane_, kernel_name_(work),
                            kernel_start_ns_, now_ns());
-    k.flops = work.flops;
+    k.flops = static_cast<float>(work.flops);
     k.bytes = work.bytes();
     writer_.add_activity(k);
 }

@@ -92,7 +92,6 @@ std::int64_t ModelSimulator::copy(trace::CopyKind kind, std::uint64_t bytes,
     c.copy = kind;
     c.bytes = bytes;
     c.correlation = corr;
-    c.device = 0;
     writer_.add_activity(c);
     return copy_free_ns_;
 }
@@ -109,10 +108,9 @@ void ModelSimulator::launch(const kernels::KernelSpec& kernel, std::int64_t read
     compute_free_ns_ = start + jitter_.kernel(cost_.kernel_ns(kernel));
     auto k = make_activity(ActivityKind::Kernel, compute_lane_, kernel_name_(kernel), start,
                            compute_free_ns_);
-    k.flops = kernel.flops;
+    k.flops = static_cast<float>(kernel.flops);
     k.bytes = kernel.bytes();
     k.correlation = corr;
-    k.device = 0;
     writer_.add_activity(k);
 }
 

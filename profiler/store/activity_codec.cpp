@@ -1,5 +1,7 @@
 #include "activity_codec.h"
 
+#include <cmath>
+
 namespace tokenscope::store::detail {
 namespace {
 
@@ -46,9 +48,19 @@ inline bool get(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& 
     return false;
 }
 
+// A float can exceed 2^64 (and be NaN); the varint slot cannot.
+std::uint64_t flops_to_varint(float flops) {
+    constexpr float kTwoTo64 = 18446744073709551616.0f;
+    if (!(flops > 0.0f)) return 0;
+    float r = std::round(flops);
+    if (r >= kTwoTo64) return ~std::uint64_t{0};
+    return static_cast<std::uint64_t>(r);
+}
+
 }  // namespace
 
-ChunkBounds encode_chunk(std::span<const trace::Activity> sorted, std::vector<std::uint8_t>& out) {
+ChunkBounds encode_chunk(std::span<const trace::Activity> sorted, std::int32_t lane_device,
+                         std::vector<std::uint8_t>& out) {
     ChunkBounds b{sorted.front().start_ns, sorted.back().start_ns, sorted.front().end_ns};
     std::size_t base = out.size();
     out.resize(base + sorted.size() * kMaxEncoded);
@@ -63,9 +75,9 @@ ChunkBounds encode_chunk(std::span<const trace::Activity> sorted, std::vector<st
         p = put(p, zigzag(std::uint64_t{a.correlation} - prev_corr));
         *p++ = static_cast<std::uint8_t>(static_cast<unsigned>(a.kind) |
                                          (static_cast<unsigned>(a.copy) << 4));
-        *p++ = static_cast<std::uint8_t>(a.device);
+        *p++ = static_cast<std::uint8_t>(lane_device);
         p = put(p, a.bytes);
-        p = put(p, a.flops);
+        p = put(p, flops_to_varint(a.flops));
         prev_start = start;
         prev_corr = a.correlation;
         if (a.end_ns > b.end_max) b.end_max = a.end_ns;
@@ -90,8 +102,7 @@ bool decode_chunk(std::span<const std::uint8_t> data, std::int64_t start_min, st
             return false;
         std::uint8_t kind = p[0] & 0x0f;
         std::uint8_t copy = p[0] >> 4;
-        auto device = static_cast<std::int8_t>(p[1]);
-        p += 2;
+        p += 2;  // kind|copy, then the device byte the lane supersedes
         if (!get(p, end, bytes) || !get(p, end, flops) || kind >= kKindCount ||
             copy >= kCopyCount || name > 0xffffffffu)
             return false;
@@ -101,13 +112,12 @@ bool decode_chunk(std::span<const std::uint8_t> data, std::int64_t start_min, st
         a.start_ns = static_cast<std::int64_t>(start);
         a.end_ns = static_cast<std::int64_t>(start + unzigzag(dur));
         a.bytes = bytes;
-        a.flops = flops;
+        a.flops = static_cast<float>(flops);
         a.name = static_cast<std::uint32_t>(name);
         a.correlation = static_cast<std::uint32_t>(corr);
         a.lane = lane;
         a.kind = static_cast<trace::ActivityKind>(kind);
         a.copy = static_cast<trace::CopyKind>(copy);
-        a.device = device;
     }
     return p == end;
 }

@@ -30,7 +30,10 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
       step_(conn, "INSERT INTO step VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       request_(conn, "INSERT INTO request VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       counter_(conn, "INSERT INTO counter_sample VALUES (?1, ?2, ?3, ?4)"),
-      diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)") {}
+      diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)"),
+      launch_(conn,
+              "INSERT OR IGNORE INTO kernel_launch VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+              "?10)") {}
 
 std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInfo& info) {
     std::string sql = std::string("INSERT INTO run (") + kRunColumns +
@@ -43,8 +46,8 @@ std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInf
 }
 
 void RowInserter::delete_run(const Connection& conn, std::int64_t run_id) {
-    for (const char* table :
-         {"lane", "string", "activity_chunk", "step", "request", "counter_sample", "diagnostic"}) {
+    for (const char* table : {"lane", "string", "activity_chunk", "step", "request",
+                              "counter_sample", "diagnostic", "kernel_launch"}) {
         std::string sql = std::string("DELETE FROM ") + table + " WHERE run_id = ?1";
         Statement(conn, sql.c_str()).bind_int(1, run_id).run();
     }
@@ -102,6 +105,15 @@ void RowInserter::diagnostic(const trace::Diagnostic& d) {
     diagnostic_.bind_int(1, run_id_).bind_text(2, d.name);
     diagnostic_.bind_text(3, trace::to_string(d.severity)).bind_real(4, d.value);
     diagnostic_.bind_text(5, d.text).run();
+}
+
+void RowInserter::launch(const trace::KernelLaunch& l) {
+    launch_.bind_int(1, run_id_).bind_int(2, l.correlation);
+    for (int i = 0; i < 3; ++i) {
+        launch_.bind_int(3 + i, l.grid[static_cast<std::size_t>(i)]);
+        launch_.bind_int(6 + i, l.block[static_cast<std::size_t>(i)]);
+    }
+    launch_.bind_int(9, l.shared_bytes).bind_int(10, l.registers_per_thread).run();
 }
 
 }  // namespace tokenscope::store::detail

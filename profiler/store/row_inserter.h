@@ -8,6 +8,7 @@
 #include "statement.h"
 #include "trace/counter_sample.h"
 #include "trace/diagnostic.h"
+#include "trace/kernel_launch.h"
 #include "trace/lane.h"
 #include "trace/request.h"
 #include "trace/run_info.h"
@@ -36,11 +37,13 @@ class RowInserter {
     void request(const trace::Request& request);
     void counter(const trace::CounterSample& sample);
     void diagnostic(const trace::Diagnostic& diagnostic);
+    // A repeated correlation keeps its first launch, as RunData::sort_launches does.
+    void launch(const trace::KernelLaunch& launch);
 
   private:
     const Connection& conn_;
     std::int64_t run_id_;
-    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_;
+    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_, launch_;
 };
 
 }  // namespace tokenscope::store::detail

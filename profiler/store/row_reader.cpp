@@ -88,4 +88,26 @@ trace::Diagnostic RowReader::diagnostic(const Statement& st) const {
     return d;
 }
 
+trace::KernelLaunch RowReader::launch(const Statement& st) const {
+    auto field = [&](int col, std::int64_t max, const char* name) {
+        std::int64_t v = st.int64(col);
+        if (v < 0 || v > max)
+            throw StoreError(conn_.path(), "corrupt file: value " + std::to_string(v) +
+                                               " out of range in column kernel_launch." + name);
+        return v;
+    };
+    constexpr std::int64_t k32 = 0xffffffffLL;
+    trace::KernelLaunch l;
+    l.correlation = static_cast<std::uint32_t>(field(0, k32, "correlation"));
+    static constexpr const char* kDims[] = {"grid_x",  "grid_y",  "grid_z",
+                                            "block_x", "block_y", "block_z"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        l.grid[i] = static_cast<std::uint32_t>(field(1 + static_cast<int>(i), k32, kDims[i]));
+        l.block[i] = static_cast<std::uint32_t>(field(4 + static_cast<int>(i), k32, kDims[3 + i]));
+    }
+    l.shared_bytes = static_cast<std::uint32_t>(field(7, k32, "shared_bytes"));
+    l.registers_per_thread = static_cast<std::uint16_t>(field(8, 0xffff, "registers"));
+    return l;
+}
+
 }  // namespace tokenscope::store::detail

@@ -6,6 +6,7 @@
 #include "statement.h"
 #include "trace/counter_sample.h"
 #include "trace/diagnostic.h"
+#include "trace/kernel_launch.h"
 #include "trace/lane.h"
 #include "trace/request.h"
 #include "trace/run_info.h"
@@ -33,6 +34,9 @@ class RowReader {
     static trace::CounterSample counter(const Statement& st);
     // Columns: name, severity, value, text.
     trace::Diagnostic diagnostic(const Statement& st) const;
+    // Columns: correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+    // shared_bytes, registers. Values outside their field's range are corrupt.
+    trace::KernelLaunch launch(const Statement& st) const;
 
   private:
     template <typename E>

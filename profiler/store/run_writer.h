@@ -8,6 +8,7 @@
 #include "trace/activity.h"
 #include "trace/counter_sample.h"
 #include "trace/diagnostic.h"
+#include "trace/kernel_launch.h"
 #include "trace/lane.h"
 #include "trace/request.h"
 #include "trace/run_data.h"
@@ -24,7 +25,7 @@ struct WriterOptions {
 
 // Streams one run into a .tokenscope file. Not thread-safe: one writer thread owns it.
 class RunWriter {
-public:
+  public:
     virtual ~RunWriter() = default;
 
     virtual std::uint16_t add_lane(const trace::Lane& lane) = 0;
@@ -34,6 +35,8 @@ public:
     virtual void add_request(const trace::Request& request) = 0;
     virtual void add_counter(const trace::CounterSample& sample) = 0;
     virtual void add_diagnostic(const trace::Diagnostic& diagnostic) = 0;
+    // Launch facts of a kernel, keyed by its correlation id; a repeated id keeps the first.
+    virtual void add_launch(const trace::KernelLaunch& launch) = 0;
     // Rewrites the run's header (e.g. GPU facts learnt during capture).
     virtual void update_info(const trace::RunInfo& info) = 0;
 

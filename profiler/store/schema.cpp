@@ -10,6 +10,7 @@ namespace tokenscope::store::detail {
 namespace {
 
 // Enums are stored as their text names so the file reads well in the sqlite3 shell.
+// Version 2 tables; the current schema is these plus the later migration steps.
 constexpr const char* kSchemaV2 = R"sql(
 CREATE TABLE run (
     id INTEGER PRIMARY KEY,
@@ -110,6 +111,24 @@ CREATE TABLE counter_sample (
 CREATE INDEX counter_sample_by_lane ON counter_sample (run_id, lane, time_ns);
 )sql";
 
+// Version 2 -> 3: kernel launch facts (grid, block, shared memory, registers).
+// Older runs had none recorded, so the table starts empty for them.
+constexpr const char* kMigrate2To3 = R"sql(
+CREATE TABLE kernel_launch (
+    run_id INTEGER NOT NULL,
+    correlation INTEGER NOT NULL,
+    grid_x INTEGER NOT NULL,
+    grid_y INTEGER NOT NULL,
+    grid_z INTEGER NOT NULL,
+    block_x INTEGER NOT NULL,
+    block_y INTEGER NOT NULL,
+    block_z INTEGER NOT NULL,
+    shared_bytes INTEGER NOT NULL,
+    registers INTEGER NOT NULL,
+    PRIMARY KEY (run_id, correlation)
+) WITHOUT ROWID;
+)sql";
+
 std::string hex(long long v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v) & 0xffffffffULL);
@@ -128,6 +147,7 @@ void create_schema(const Connection& conn) {
     conn.exec("BEGIN IMMEDIATE");
     try {
         conn.exec(kSchemaV2);
+        conn.exec(kMigrate2To3);
         stamp(conn, kSchemaVersion);
         conn.exec("COMMIT");
     } catch (...) {
@@ -145,12 +165,22 @@ void migrate(const Connection& conn) {
             conn.exec(kMigrate1To2);
             version = 2;
         }
+        if (version == 2) {
+            conn.exec(kMigrate2To3);
+            version = 3;
+        }
         stamp(conn, version);
         conn.exec("COMMIT");
     } catch (...) {
         conn.rollback();
         throw;
     }
+}
+
+bool has_launch_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'kernel_launch'") > 0;
 }
 
 int check_identity(const Connection& conn) {

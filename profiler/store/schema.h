@@ -7,8 +7,9 @@ namespace tokenscope::store {
 // "TkSc": PRAGMA application_id of every .tokenscope file.
 inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // PRAGMA user_version of files this build writes. Version 1 lacked the
-// counter_sample table, step.floor_ns and run.clock; docs/file-format.md.
-inline constexpr int kSchemaVersion = 2;
+// counter_sample table, step.floor_ns and run.clock; version 2 lacked the
+// kernel_launch table; docs/file-format.md.
+inline constexpr int kSchemaVersion = 3;
 
 namespace detail {
 
@@ -25,6 +26,9 @@ inline constexpr int kRunColumnCount = 16;
 void create_schema(const Connection& conn);
 // Brings a file of an older version to kSchemaVersion in one transaction.
 void migrate(const Connection& conn);
+// True when the file has the kernel_launch table (a version 2 file opened
+// without migrating has none: its runs simply have no launches).
+bool has_launch_table(const Connection& conn);
 // Checks application_id and user_version; returns the version (1..kSchemaVersion),
 // or 0 for a fresh empty database. Throws StoreError for a foreign or newer file.
 int check_identity(const Connection& conn);

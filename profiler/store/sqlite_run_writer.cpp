@@ -86,6 +86,7 @@ std::uint16_t SqliteRunWriter::add_lane(const trace::Lane& lane) {
     begin_batch();
     auto idx = static_cast<std::uint16_t>(lane_count_++);
     rows_.lane(idx, lane);
+    lane_devices_.push_back(lane.device);
     after_add();
     return idx;
 }
@@ -127,7 +128,8 @@ void SqliteRunWriter::write_chunk(std::uint16_t lane) {
     if (!std::is_sorted(buf.begin(), buf.end(), by_start))
         std::stable_sort(buf.begin(), buf.end(), by_start);
     blob_.clear();
-    ChunkBounds bounds = encode_chunk(buf, blob_);
+    std::int32_t device = lane < lane_devices_.size() ? lane_devices_[lane] : -1;
+    ChunkBounds bounds = encode_chunk(buf, device, blob_);
     rows_.chunk(lane, bounds, static_cast<std::int64_t>(buf.size()), blob_);
     buf.clear();
 }
@@ -158,6 +160,13 @@ void SqliteRunWriter::add_counter(const trace::CounterSample& sample) {
 void SqliteRunWriter::add_diagnostic(const trace::Diagnostic& diagnostic) {
     begin_batch();
     rows_.diagnostic(diagnostic);
+    after_add();
+}
+
+void SqliteRunWriter::add_launch(const trace::KernelLaunch& launch) {
+    if (launch.correlation == 0) return;  // unreachable by launch_for, so not worth a row
+    begin_batch();
+    rows_.launch(launch);
     after_add();
 }
 

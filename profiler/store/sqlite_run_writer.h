@@ -35,6 +35,7 @@ class SqliteRunWriter final : public RunWriter {
     void add_request(const trace::Request& request) override;
     void add_counter(const trace::CounterSample& sample) override;
     void add_diagnostic(const trace::Diagnostic& diagnostic) override;
+    void add_launch(const trace::KernelLaunch& launch) override;
     void update_info(const trace::RunInfo& info) override;
 
     void poll() override;
@@ -71,6 +72,7 @@ class SqliteRunWriter final : public RunWriter {
     trace::StringTable strings_;
     std::uint32_t lane_count_ = 0;
     std::vector<std::vector<trace::Activity>> pending_;  // per lane, unsorted
+    std::vector<std::int32_t> lane_devices_;             // chunks still store a device per activity
     std::vector<std::uint8_t> blob_;
 
     bool in_txn_ = false;

@@ -143,6 +143,16 @@ void read_plain_rows(const Connection& conn, std::int64_t run_id, trace::RunData
     while (diags.step()) run.diagnostics.push_back(rows.diagnostic(diags));
 }
 
+void read_launches(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
+    detail::RowReader rows(conn);
+    Statement st(conn,
+                 "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
+                 "shared_bytes, registers FROM kernel_launch WHERE run_id = ?1 "
+                 "ORDER BY correlation");
+    st.bind_int(1, run_id);
+    while (st.step()) run.launches.push_back(rows.launch(st));
+}
+
 // A 10M-activity run is ~480 MB of fresh memory; with 4 KiB pages the kernel's
 // page faults cost more than decoding it. Ask for transparent huge pages.
 void reserve_activities(std::vector<trace::Activity>& v, std::int64_t count) {
@@ -180,16 +190,8 @@ StoreReader::StoreReader(const std::string& path) : path_(path) {
     schema_version_ = detail::check_identity(*conn_);
     if (schema_version_ == 0)
         throw StoreError(path, "not a Tokenscope file (empty SQLite database, application_id 0x0)");
-    if (schema_version_ < kSchemaVersion) {
-        // Migration needs a writable connection; the result is reopened read-only.
-        conn_.reset();
-        {
-            Connection rw(path, /*read_only=*/false);
-            detail::migrate(rw);
-        }
-        conn_ = std::make_unique<Connection>(path, /*read_only=*/true);
-        schema_version_ = detail::check_identity(*conn_);
-    }
+    if (schema_version_ < kSchemaVersion) migrate_or_read_as_is();
+    has_launches_ = detail::has_launch_table(*conn_);
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
     conn_->exec("PRAGMA mmap_size = 17179869184");
     db_ = conn_->get();
@@ -197,14 +199,32 @@ StoreReader::StoreReader(const std::string& path) : path_(path) {
 
 StoreReader::~StoreReader() = default;
 
+void StoreReader::migrate_or_read_as_is() {
+    // Migration needs a writable connection; the result is reopened read-only.
+    conn_.reset();
+    try {
+        Connection rw(path_, /*read_only=*/false);
+        detail::migrate(rw);
+    } catch (const StoreError&) {
+        // Version 2 lacks only the launch table, which reads as empty; older
+        // versions lack columns every query needs, so they must migrate.
+        if (schema_version_ < 2) throw;
+    }
+    conn_ = std::make_unique<Connection>(path_, /*read_only=*/true);
+    schema_version_ = detail::check_identity(*conn_);
+}
+
 std::vector<RunSummary> StoreReader::runs() const {
     ReadSnapshot snapshot(*conn_);
-    std::string sql = std::string("SELECT id, ") + detail::kRunColumns +
-                      ", complete, "
-                      "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
-                      "(SELECT count(*) FROM step WHERE run_id = run.id), "
-                      "(SELECT count(*) FROM request WHERE run_id = run.id), "
-                      "(SELECT count(*) FROM lane WHERE run_id = run.id) FROM run ORDER BY id";
+    std::string sql =
+        std::string("SELECT id, ") + detail::kRunColumns +
+        ", complete, "
+        "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
+        "(SELECT count(*) FROM step WHERE run_id = run.id), "
+        "(SELECT count(*) FROM request WHERE run_id = run.id), "
+        "(SELECT count(*) FROM lane WHERE run_id = run.id), " +
+        (has_launches_ ? "(SELECT count(*) FROM kernel_launch WHERE run_id = run.id)" : "0") +
+        " FROM run ORDER BY id";
     Statement st(*conn_, sql.c_str());
     detail::RowReader rows(*conn_);
     std::vector<RunSummary> out;
@@ -218,6 +238,7 @@ std::vector<RunSummary> StoreReader::runs() const {
         s.step_count = st.int64(c + 2);
         s.request_count = st.int64(c + 3);
         s.lane_count = st.int64(c + 4);
+        s.launch_count = st.int64(c + 5);
         out.push_back(std::move(s));
     }
     return out;
@@ -243,6 +264,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
     reserve_activities(run.activities, activities);
     read_activities(*conn_, run_id, run, advance);
     read_plain_rows(*conn_, run_id, run, advance);
+    if (has_launches_) read_launches(*conn_, run_id, run);
     add_incomplete_diagnostic(run);
     return run;
 }

@@ -24,10 +24,13 @@ struct RunSummary {
     std::int64_t step_count = 0;
     std::int64_t request_count = 0;
     std::int64_t lane_count = 0;
+    std::int64_t launch_count = 0;  // kernels with launch facts (grid, block, ...)
 };
 
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,
-// inside one transaction). Throws StoreError naming the file and the problem for
+// inside one transaction). A version 2 file that cannot be migrated (read-only
+// media, another writer holding the lock) is read as it is, its runs without
+// kernel launches. Throws StoreError naming the file and the problem for
 // a missing, truncated, corrupt or foreign file.
 class StoreReader {
   public:
@@ -49,12 +52,17 @@ class StoreReader {
                        const std::function<void(const trace::Step&)>& fn) const;
 
     int schema_version() const { return schema_version_; }
+    // False for a version 2 file read without migrating: no run has launches.
+    bool has_launches() const { return has_launches_; }
     const std::string& path() const { return path_; }
 
   private:
+    void migrate_or_read_as_is();
+
     std::string path_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
+    bool has_launches_ = false;
     std::unique_ptr<detail::Connection> conn_;
 };
 

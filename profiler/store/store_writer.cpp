@@ -48,6 +48,10 @@ void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, Progre
         pc.tick();
     }
     for (const auto& d : run.diagnostics) w.add_diagnostic(d);
+    for (const auto& l : run.launches) {
+        w.add_launch(l);
+        pc.tick();
+    }
 }
 
 }  // namespace
@@ -82,8 +86,9 @@ std::unique_ptr<RunWriter> StoreWriter::begin_run(const trace::RunInfo& info) {
 
 std::int64_t StoreWriter::write_run(const trace::RunData& run, const trace::ProgressFn& progress) {
     if (*run_open_) throw StoreError(path_, "a run is already being written by this StoreWriter");
-    std::int64_t total = static_cast<std::int64_t>(run.activities.size() + run.steps.size() +
-                                                   run.requests.size() + run.counters.size());
+    std::int64_t total =
+        static_cast<std::int64_t>(run.activities.size() + run.steps.size() + run.requests.size() +
+                                  run.counters.size() + run.launches.size());
     ProgressCounter pc(progress, total);
     pc.report();
     detail::SqliteRunWriter w(conn_, run.info, options_, true, run_open_);

@@ -174,4 +174,14 @@ TEST_F(Cli, GpuBackendsWithoutADriverExitThree) {
     EXPECT_EQ(c.status, 3);
 }
 
+// The minimal Kineto fixture: 4 kernels, each with grid and block args (README).
+TEST_F(Cli, InfoCountsKernelLaunchesOfAnImportedTrace) {
+    const std::string trace = TOKENSCOPE_FIXTURES_DIR "/kineto/hta_inference_rank_1.json.gz";
+    if (!fs::exists(trace)) GTEST_SKIP() << "fixture missing: " << trace;
+    auto j = json_of("info --progress none --json " + trace);
+    ASSERT_EQ(j["runs"].size(), 1u);
+    EXPECT_EQ(j["runs"][0]["kernel_launches"], 4);
+    EXPECT_EQ(json_of("info --progress none --json " + run_file_)["runs"][0]["kernel_launches"], 0);
+}
+
 }  // namespace

@@ -129,7 +129,7 @@ void expect_kernels_follow_the_plan(const CaptureConfig& config) {
             ASSERT_LT(k, kernels.size()) << what;
             const auto& a = kernels[k];
             EXPECT_EQ(run.name_of(a), spec.name()) << what << " kernel " << k;
-            EXPECT_EQ(a.flops, spec.flops) << what << " " << spec.name();
+            EXPECT_EQ(a.flops, static_cast<float>(spec.flops)) << what << " " << spec.name();
             EXPECT_EQ(a.bytes, spec.bytes()) << what << " " << spec.name();
             EXPECT_GE(a.start_ns, ranges[i].start_ns) << what << " kernel " << k;
             EXPECT_LE(a.end_ns, ranges[i].end_ns) << what << " kernel " << k;

@@ -64,10 +64,10 @@ TEST_F(RecordDecoderTest, KernelsGoToOneLanePerStreamWithTheirCorrelation) {
     EXPECT_EQ(kernels[0].end_ns, 1500);
     EXPECT_EQ(kernels[0].correlation, 11u);
     EXPECT_EQ(kernels[0].lane, 0);
-    EXPECT_EQ(kernels[0].device, 0);
+    EXPECT_EQ(run.device_of(kernels[0]), 0);
     EXPECT_EQ(run.name_of(kernels[0]), "rmsnorm_fwd(float const*, float*, int)");
     EXPECT_EQ(kernels[1].lane, 1);
-    EXPECT_EQ(kernels[1].device, 1);
+    EXPECT_EQ(run.device_of(kernels[1]), 1);
     EXPECT_EQ(kernels[1].correlation, 13u);
     EXPECT_EQ(run.name_of(kernels[2]), "gemv_kernel");
     EXPECT_EQ(kernels[2].duration_ns(), 1000);
@@ -139,7 +139,7 @@ TEST_F(RecordDecoderTest, PeerCopyAndMemset) {
     EXPECT_EQ(copies[0].bytes, 1u << 20);
     EXPECT_EQ(copies[0].start_ns, 5000);
     EXPECT_EQ(copies[0].end_ns, 9000);
-    EXPECT_EQ(copies[0].device, 1);
+    EXPECT_EQ(run.device_of(copies[0]), 1);
     EXPECT_EQ(copies[0].correlation, 77u);
     EXPECT_EQ(run.lanes[copies[0].lane].native_id, 21);
     EXPECT_EQ(run.lanes[copies[0].lane].device, 1);
@@ -176,7 +176,7 @@ TEST_F(RecordDecoderTest, RuntimeAndDriverCallsOnTheirThreadLinkedToTheirKernel)
     EXPECT_EQ(lane.process, 4242);
     EXPECT_EQ(calls[0].start_ns, 100);
     EXPECT_EQ(calls[0].end_ns, 400);
-    EXPECT_EQ(calls[0].device, -1);
+    EXPECT_EQ(run.device_of(calls[0]), -1);
     const auto kernels = of_kind(run, ActivityKind::Kernel);
     ASSERT_EQ(kernels.size(), 1u);
     EXPECT_EQ(kernels[0].correlation, calls[0].correlation);

@@ -48,8 +48,7 @@ trace::RunData small_run() {
                       act(1, ActivityKind::Memcpy, s.intern("Memcpy HtoD"), 1300002, 1300999, 6),
                       act(0, ActivityKind::Sync, s.intern("cudaStreamSynchronize"), 3000, 1400000),
                       act(0, ActivityKind::Range, s.intern("forward"), 900, 1500000)};
-    run.activities[1].device = 0;
-    run.activities[3].device = 0;
+    run.activities[1].flops = 1e12f;  // its device is its lane's: GPU 0
     run.activities[3].copy = trace::CopyKind::H2D;
     run.activities[3].bytes = 4096;
     run.counters = {{2, 1000000, 12.5}, {2, 2000000, 25.0}};
@@ -92,13 +91,37 @@ TEST(ChromeExport, ParsesAsJsonWithEventsMetadataFlowsCountersAndSteps) {
         EXPECT_EQ(e["pid"], 0);
         EXPECT_EQ(e["tid"], 7);
         EXPECT_EQ(e["args"]["correlation"], 5);
+        EXPECT_EQ(e["args"]["flops"], 1000000000000LL);
+        EXPECT_EQ(e["args"]["device"], 0);
     }
     EXPECT_TRUE(kernel_seen);
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] != "X" || e["cat"] != "cuda_runtime") continue;
+        EXPECT_FALSE(e["args"].contains("device")) << e.dump();  // host lane: -1
+    }
     for (const auto& e : doc["traceEvents"])
         if (e["ph"] == "X" && e["cat"] == "gpu_memcpy") {
             EXPECT_EQ(e["args"]["bytes"], 4096);
             EXPECT_EQ(e["args"]["copy kind"], "h2d");
         }
+}
+
+TEST(ChromeExport, FlopsAreIntegersInTheirShortestDigits) {
+    trace::RunData run;
+    run.lanes = {{LaneKind::GpuStream, 2, 1, 7, "GPU 2 stream 7"}};
+    std::uint32_t k = run.strings.intern("k");
+    for (float flops : {1e12f, 2.6f, 123456789.0f, 1e30f}) {
+        run.activities.push_back(act(0, ActivityKind::Kernel, k, 0, 10));
+        run.activities.back().flops = flops;
+    }
+    std::string text = export_text(run);
+    EXPECT_NE(text.find("\"flops\":1000000000000,"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"flops\":3,"), std::string::npos);
+    // 123456789 is not a float: the nearest is 123456792, and 123456790 reads back as it.
+    EXPECT_NE(text.find("\"flops\":123456790,"), std::string::npos);
+    EXPECT_NE(text.find("\"flops\":18446744073709551615,"), std::string::npos);  // clamped
+    EXPECT_EQ(text.find("e+"), std::string::npos);
+    EXPECT_NE(text.find("\"device\":2"), std::string::npos);  // from the lane
 }
 
 // The fixture: one X event per activity, names of every lane present.

@@ -163,7 +163,7 @@ TEST(KinetoEvents, CopiesSetsSyncsAndKernelLaunches) {
     EXPECT_EQ(find_named(imp.run, "Memcpy DtoH (Device -> Pinned)")->copy, CopyKind::D2H);
     const Activity* p2p = find_named(imp.run, "Memcpy PtoP (Device -> Device)");
     EXPECT_EQ(p2p->copy, CopyKind::P2P);
-    EXPECT_EQ(p2p->device, 1);
+    EXPECT_EQ(imp.run.device_of(*p2p), 1);
     EXPECT_EQ(find_named(imp.run, "Memset (Device)")->kind, ActivityKind::Memset);
     EXPECT_EQ(find_named(imp.run, "Memset (Device)")->bytes, 64u);
     EXPECT_EQ(find_named(imp.run, "cudaStreamSynchronize")->kind, ActivityKind::Sync);
@@ -175,6 +175,22 @@ TEST(KinetoEvents, CopiesSetsSyncsAndKernelLaunches) {
     EXPECT_EQ(imp.launches[0].block, (std::array<std::int32_t, 3>{32, 1, 1}));
     EXPECT_EQ(imp.launches[0].registers_per_thread, 40);
     EXPECT_EQ(imp.launches[0].shared_memory, 1024);
+}
+
+// Activities carry no device; a GPU event's args.device names its lane's GPU,
+// else the pid does.
+TEST(KinetoEvents, GpuLaneDeviceComesFromArgsElseThePid) {
+    auto imp = import_text("devices.json", R"J(
+        {"ph":"X","cat":"kernel","name":"a","pid":4000,"tid":7,"ts":1,"dur":1,"args":{"device":3}},
+        {"ph":"X","cat":"kernel","name":"b","pid":2,"tid":7,"ts":1,"dur":1},
+        {"ph":"X","cat":"cpu_op","name":"c","pid":4000,"tid":1,"ts":1,"dur":1,"args":{"device":5}})J");
+    const Activity* a = find_named(imp.run, "a");
+    const Activity* b = find_named(imp.run, "b");
+    const Activity* c = find_named(imp.run, "c");
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(imp.run.device_of(*a), 3);
+    EXPECT_EQ(imp.run.device_of(*b), 2);
+    EXPECT_EQ(imp.run.device_of(*c), -1);  // host work has no device, whatever its args say
 }
 
 TEST(KinetoEvents, ProfilerStepsAndPatternStepsButNotGpuCopies) {

@@ -140,7 +140,7 @@ TEST(KinetoFixtures, V100TimesAreExactNanoseconds) {
     ASSERT_NE(it, imp.run.activities.end());
     EXPECT_EQ(it->end_ns, 1712195495505587916);
     EXPECT_EQ(it->correlation, 135071u);
-    EXPECT_EQ(it->device, 0);
+    EXPECT_EQ(imp.run.device_of(*it), 0);
     auto index = static_cast<std::uint32_t>(it - imp.run.activities.begin());
     auto launch = std::find_if(imp.launches.begin(), imp.launches.end(),
                                [&](const auto& l) { return l.activity == index; });

@@ -139,7 +139,7 @@ TEST(NsysSynthetic, LinksKernelsToTheirApiCallAndNamesLanes) {
     EXPECT_EQ(kernel->start_ns, 1600);
     EXPECT_EQ(kernel->end_ns, 5000);
     EXPECT_EQ(run.name_of(*kernel), "gemm_kernel<float>");
-    EXPECT_EQ(kernel->device, 0);
+    EXPECT_EQ(run.device_of(*kernel), 0);
     const auto& stream = run.lanes[kernel->lane];
     EXPECT_EQ(stream.kind, trace::LaneKind::GpuStream);
     EXPECT_EQ(stream.native_id, 7);
@@ -238,7 +238,7 @@ TEST(NsysSynthetic, MissingOptionalTablesAreFineAndReported) {
         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10,20,1,3,5,0,1,1);");
     auto run = NsysImporter().import(db.path(), {}, {});
     ASSERT_EQ(run.activities.size(), 1u);
-    EXPECT_EQ(run.activities[0].device, 1);
+    EXPECT_EQ(run.device_of(run.activities[0]), 1);
     const auto* missing = find_diag(run, "nsys_missing_tables");
     ASSERT_NE(missing, nullptr);
     // MEMCPY, MEMSET, RUNTIME, SYNCHRONIZATION, NVTX_EVENTS, TARGET_INFO_GPU, GPU_METRICS,

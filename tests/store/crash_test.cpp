@@ -32,8 +32,7 @@ trace::Activity generated(std::int64_t i) {
             static_cast<std::uint32_t>(i),
             0,
             trace::ActivityKind::Kernel,
-            trace::CopyKind::None,
-            0};
+            trace::CopyKind::None};
 }
 
 [[noreturn]] void child_capture(const std::string& path, int fd) {

@@ -66,7 +66,7 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     sqlite3_close(db);
 
     StoreReader reader(path);
-    EXPECT_EQ(reader.schema_version(), 2);
+    EXPECT_EQ(reader.schema_version(), 3);
     trace::RunData run = reader.load_run(3);
     EXPECT_EQ(run.info.name, "old run");
     EXPECT_EQ(run.info.gpu.sm_count, 108);
@@ -75,10 +75,13 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     ASSERT_EQ(run.activities.size(), 2u);
     EXPECT_EQ(run.activities[0],
               (trace::Activity{1000, 1500, 300, 0, 1, 5, 0, trace::ActivityKind::Kernel,
-                               trace::CopyKind::None, 0}));
+                               trace::CopyKind::None}));
     EXPECT_EQ(run.activities[1],
               (trace::Activity{1200, 1190, 0, 0, 1, 4, 0, trace::ActivityKind::Memcpy,
-                               trace::CopyKind::H2D, -1}));
+                               trace::CopyKind::H2D}));
+    // The blob's device bytes (0, then -1) are superseded by the lane's device.
+    EXPECT_EQ(run.device_of(run.activities[0]), 0);
+    EXPECT_EQ(run.device_of(run.activities[1]), 0);
     ASSERT_EQ(run.steps.size(), 1u);
     EXPECT_EQ(run.steps[0].floor_ns, 0);
     EXPECT_EQ(run.steps[0].end_ns, 1500);
@@ -86,12 +89,12 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     ASSERT_EQ(run.diagnostics.size(), 1u);
     EXPECT_EQ(run.diagnostics[0].value, 2.0);
 
-    // The migration is persistent: the file itself now says version 2.
+    // The migration is persistent: the file itself now says version 3 (via 2).
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
     sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
     ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_EQ(sqlite3_column_int(st, 0), 2);
+    EXPECT_EQ(sqlite3_column_int(st, 0), 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }

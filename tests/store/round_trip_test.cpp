@@ -48,7 +48,7 @@ TEST(StoreRoundTrip, SeveralRunsInOneFileKeepEveryField) {
     }
     EXPECT_NE(id_a, id_b);
     StoreReader reader(path);
-    EXPECT_EQ(reader.schema_version(), 2);
+    EXPECT_EQ(reader.schema_version(), 3);
     // write_run stores a whole run, so it comes back complete with its store id.
     a.info.id = id_a;
     a.info.complete = true;
@@ -78,26 +78,28 @@ TEST(StoreRoundTrip, ExtremeValuesAndEqualStartsSurvive) {
     constexpr auto kMax64 = std::numeric_limits<std::uint64_t>::max();
     std::vector<trace::Activity>& v = run.activities;
     // Huge values, a negative duration, a correlation that falls (negative zig-zag delta).
-    v.push_back({kNear62, kNear62 + 4, 1ULL << 40, kMax64, 0xffffffffu, 0xffffffffu, 2,
-                 trace::ActivityKind::Marker, trace::CopyKind::H2H, 127});
-    v.push_back({kNear62, kNear62 - 1000, 0, 0, 1, 0, 2, trace::ActivityKind::Sync,
-                 trace::CopyKind::P2P, -128});
+    // FLOPs are a float: 2^64-1 rounds up to 2^64, is clamped to 2^64-1 on disk and
+    // reads back as the same float.
+    v.push_back({kNear62, kNear62 + 4, 1ULL << 40, static_cast<float>(kMax64), 0xffffffffu,
+                 0xffffffffu, 2, trace::ActivityKind::Marker, trace::CopyKind::H2H});
+    v.push_back(
+        {kNear62, kNear62 - 1000, 0, 0, 1, 0, 2, trace::ActivityKind::Sync, trace::CopyKind::P2P});
     v.push_back({-5, std::numeric_limits<std::int64_t>::max(), 7, 7, 2, 5, 2,
-                 trace::ActivityKind::Range, trace::CopyKind::D2D, -1});
+                 trace::ActivityKind::Range, trace::CopyKind::D2D});
     v.push_back({std::numeric_limits<std::int64_t>::min(), 0, 1, 1, 3, 1, 2,
-                 trace::ActivityKind::Memset, trace::CopyKind::D2H, 3});
+                 trace::ActivityKind::Memset, trace::CopyKind::D2H});
     // 10,000 activities on lane 1 with only 7 distinct starts, added out of order:
     // chunks of 4096 split runs of equal starts, whose order must still be kept.
     for (std::uint32_t i = 0; i < 10'000; ++i) {
         std::int64_t start = 1000 * ((i * 5) % 7);
         v.push_back({start, start + i, i, 0, i % 3, i, 1, trace::ActivityKind::Kernel,
-                     trace::CopyKind::None, 0});
+                     trace::CopyKind::None});
     }
     // Lane 0 strictly in order, and an activity on the highest lane id.
     for (int i = 0; i < 5000; ++i)
-        v.push_back({i * 10LL, i * 10LL, 0, 0, 0, 0, 0, trace::ActivityKind::Api,
-                     trace::CopyKind::None, -1});
-    v.push_back({1, 2, 3, 4, 5, 6, 0xffff, trace::ActivityKind::Memcpy, trace::CopyKind::H2D, 0});
+        v.push_back(
+            {i * 10LL, i * 10LL, 0, 0, 0, 0, 0, trace::ActivityKind::Api, trace::CopyKind::None});
+    v.push_back({1, 2, 3, 4, 5, 6, 0xffff, trace::ActivityKind::Memcpy, trace::CopyKind::H2D});
     run.strings.intern("a");
     run.strings.intern("b");
     run.strings.intern("c");
@@ -116,7 +118,7 @@ TEST(StoreRoundTrip, StringIdsArePreservedExactlyWithGapsAndDuplicates) {
     run.strings.assign(7, "seven");
     run.strings.assign(9, "seven");  // same text under another id
     run.activities.push_back(
-        {0, 1, 0, 0, 9, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+        {0, 1, 0, 0, 9, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None});
     run.lanes.resize(1);
     std::int64_t id = StoreWriter(path).write_run(run);
     trace::RunData got = StoreReader(path).load_run(id);
@@ -163,8 +165,7 @@ TEST(StoreRoundTrip, UnfinishedRunLoadsWithCaptureIncompleteDiagnostic) {
         auto w = writer.begin_run(sample_run("x", 4).info);
         id = w->run_id();
         w->add_lane({});
-        w->add_activity(
-            {5, 9, 0, 0, 0, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+        w->add_activity({5, 9, 0, 0, 0, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None});
         w->flush();
         EXPECT_EQ(w->committed_batches(), 1);
     }

@@ -31,9 +31,11 @@ class TempDir {
     std::filesystem::path dir_;
 };
 
+// By value (make_tuple, not tie): a tuple of references to Activity members is
+// fragile against the struct's layout changes.
 inline auto activity_key(const trace::Activity& a) {
-    return std::tie(a.lane, a.start_ns, a.end_ns, a.name, a.correlation, a.bytes, a.flops, a.kind,
-                    a.copy, a.device);
+    return std::make_tuple(a.lane, a.start_ns, a.end_ns, a.name, a.correlation, a.bytes, a.flops,
+                           a.kind, a.copy);
 }
 
 // What load_run must return: the input stably sorted by (lane, start).
@@ -70,13 +72,13 @@ inline trace::RunData sample_run(const std::string& name, std::uint32_t seed) {
         t += static_cast<std::int64_t>(rng() % 5000);
         auto c = static_cast<std::uint32_t>(i + 1);
         run.activities.push_back(
-            {t, t + 2000, 0, 0, launch, c, 0, trace::ActivityKind::Api, trace::CopyKind::None, -1});
+            {t, t + 2000, 0, 0, launch, c, 0, trace::ActivityKind::Api, trace::CopyKind::None});
         run.activities.push_back({t + 3000, t + 3000 + static_cast<std::int64_t>(rng() % 90000),
-                                  rng() % (1ULL << 34), rng(), gemm, c, 1,
-                                  trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+                                  rng() % (1ULL << 34), static_cast<float>(rng()), gemm, c, 1,
+                                  trace::ActivityKind::Kernel, trace::CopyKind::None});
         if (i % 50 == 0)
             run.activities.push_back({t + 100, t + 9000, 1ULL << 40, 0, copy, c + 1'000'000, 2,
-                                      trace::ActivityKind::Memcpy, trace::CopyKind::H2D, 1});
+                                      trace::ActivityKind::Memcpy, trace::CopyKind::H2D});
     }
     run.steps = {{1, 0, trace::Phase::Prefill, 1000, 5000, 800},
                  {1, 1, trace::Phase::Decode, 5000, 6000, 700},

@@ -41,18 +41,18 @@ class StoreStreaming : public ::testing::Test {
         for (std::uint32_t i = 0; i < 9000; ++i) {
             std::int64_t d = 100 + static_cast<std::int64_t>(rng() % 900);
             run_.activities.push_back(
-                {t, t + d, 0, 0, 1, i, 0, trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+                {t, t + d, 0, 0, 1, i, 0, trace::ActivityKind::Kernel, trace::CopyKind::None});
             t += d;
         }
         for (std::uint32_t i = 0; i < 12000; ++i) {
             auto s = static_cast<std::int64_t>(rng() % 5'000'000);
             auto d = static_cast<std::int64_t>(rng() % 200'000);
             run_.activities.push_back(
-                {s, s + d, 0, 0, 2, i, 1, trace::ActivityKind::Range, trace::CopyKind::None, -1});
+                {s, s + d, 0, 0, 2, i, 1, trace::ActivityKind::Range, trace::CopyKind::None});
         }
         for (std::uint32_t i = 0; i < 3000; ++i)
             run_.activities.push_back({i * 1000LL, i * 1000LL, 0, 0, 3, i, 2,
-                                       trace::ActivityKind::Marker, trace::CopyKind::None, -1});
+                                       trace::ActivityKind::Marker, trace::CopyKind::None});
         run_.steps = {{2, 1, trace::Phase::Decode, 50, 60, 0},
                       {1, 1, trace::Phase::Decode, 30, 40, 0},
                       {2, 0, trace::Phase::Prefill, 10, 50, 0},

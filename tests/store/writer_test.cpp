@@ -96,7 +96,7 @@ TEST(StoreWriting, CommitsAtLeastEveryInterval) {
     std::int64_t t = 0;
     while (std::chrono::steady_clock::now() < t_end) {
         w->add_activity(
-            {t, t + 5, 0, 0, 0, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None, 0});
+            {t, t + 5, 0, 0, 0, 0, 0, trace::ActivityKind::Kernel, trace::CopyKind::None});
         t += 10;
     }
     // 300 ms of arrivals at a 20 ms interval: about 15 commits, certainly more than 5.

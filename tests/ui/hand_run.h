@@ -44,9 +44,9 @@ inline trace::RunData hand_run(const std::string& name = "hand run",
     add(0, ActivityKind::Api, "cudaMemcpyAsync", 13000, 13400, 2);
     // FLOPs/bytes = 1000, far above the ridge point (~295): compute-bound.
     auto& k = add(1, ActivityKind::Kernel, "gemm_bf16", 2000, 12000, 1);
-    k.flops = 1'000'000'000, k.bytes = 1'000'000, k.device = 0;
+    k.flops = 1e9f, k.bytes = 1'000'000;  // device 0: its lane's
     auto& c = add(2, ActivityKind::Memcpy, "memcpy HtoD", 14000, 20000, 2);
-    c.copy = trace::CopyKind::H2D, c.bytes = 1 << 20, c.device = 0;
+    c.copy = trace::CopyKind::H2D, c.bytes = 1 << 20;
     run.steps = {{1, 0, trace::Phase::Prefill, 0, 25000, 0},
                  {1, 1, trace::Phase::Decode, 25000, 50000, 0}};
     run.requests = {{1, 0, 25000, 50000, 16, 2, false}};

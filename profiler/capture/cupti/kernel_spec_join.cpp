@@ -68,7 +68,7 @@ bool KernelSpecJoin::settle_window(const Window& w, const Intern& intern, const 
         const Spec& spec = w.specs[i];
         cuda_names_.try_emplace(spec.name, a.name);
         a.name = intern(spec.name);
-        a.flops = spec.flops;
+        a.flops = static_cast<float>(spec.flops);
         a.bytes = spec.bytes;
         emit(a);
         ++joined_;

@@ -105,15 +105,26 @@ std::int64_t trailing_number(std::string_view name) {
     return std::stoll(std::string(name.substr(i)));
 }
 
+// No device argument: an activity's device is its lane's (LaneMap::stream sets it).
 trace::Activity make(ActivityKind kind, std::uint16_t lane, std::uint32_t name,
-                     std::uint32_t correlation, std::int32_t device) {
+                     std::uint32_t correlation) {
     trace::Activity a;
     a.kind = kind;
     a.lane = lane;
     a.name = name;
     a.correlation = correlation;
-    a.device = static_cast<std::int8_t>(device);
     return a;
+}
+
+// CUPTI keeps dimensions and shared memory as int32; a negative one never describes
+// a real launch, so it reads as 0 rather than as 4 billion.
+trace::KernelLaunch launch_of(const KernelRecord& r) {
+    auto u = [](std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0u; };
+    return {r.correlationId,
+            {u(r.gridX), u(r.gridY), u(r.gridZ)},
+            {u(r.blockX), u(r.blockY), u(r.blockZ)},
+            u(r.staticSharedMemory) + u(r.dynamicSharedMemory),
+            r.registersPerThread};
 }
 
 }  // namespace
@@ -192,10 +203,10 @@ void RecordDecoder::emit(const trace::Activity& a) {
 }
 
 void RecordDecoder::kernel(const KernelRecord& r) {
-    auto a =
-        make(ActivityKind::Kernel, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-             kernel_names_.name(r.name), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    auto a = make(ActivityKind::Kernel, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+                  kernel_names_.name(r.name), r.correlationId);
     if (!timed(r.start, r.end, a)) return;
+    if (r.correlationId != 0) writer_.add_launch(launch_of(r));
     if (options_.spec_join != nullptr)
         options_.spec_join->add_kernel(a);
     else
@@ -211,7 +222,7 @@ void RecordDecoder::settle_kernels() {
 void RecordDecoder::memcpy(const MemcpyRecord& r) {
     const CopyKind kind = copy_kind(r.copyKind);
     auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-                  copy_name(kind), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+                  copy_name(kind), r.correlationId);
     a.copy = kind;
     a.bytes = r.bytes;
     if (timed(r.start, r.end, a)) emit(a);
@@ -219,23 +230,22 @@ void RecordDecoder::memcpy(const MemcpyRecord& r) {
 
 void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
     auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-                  copy_name(CopyKind::P2P), r.correlationId, static_cast<std::int32_t>(r.deviceId));
+                  copy_name(CopyKind::P2P), r.correlationId);
     a.copy = CopyKind::P2P;
     a.bytes = r.bytes;
     if (timed(r.start, r.end, a)) emit(a);
 }
 
 void RecordDecoder::memset(const MemsetRecord& r) {
-    auto a =
-        make(ActivityKind::Memset, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-             fixed_names_[kMemsetSlot], r.correlationId, static_cast<std::int32_t>(r.deviceId));
+    auto a = make(ActivityKind::Memset, lanes_.stream(r.deviceId, r.contextId, r.streamId),
+                  fixed_names_[kMemsetSlot], r.correlationId);
     a.bytes = r.bytes;
     if (timed(r.start, r.end, a)) emit(a);
 }
 
 void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
     const std::uint16_t lane = lanes_.thread(r.processId, r.threadId);
-    auto a = make(ActivityKind::Api, lane, api_names_.name(domain, r.cbid), r.correlationId, -1);
+    auto a = make(ActivityKind::Api, lane, api_names_.name(domain, r.cbid), r.correlationId);
     if (api_names_.is_sync(domain, r.cbid)) {
         if (auto it = waiting_syncs_.find(r.correlationId); it != waiting_syncs_.end()) {
             it->second.lane = lane;
@@ -254,7 +264,7 @@ void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
 void RecordDecoder::sync(const SyncRecord& r) {
     const auto type = static_cast<std::size_t>(r.type);
     auto a = make(ActivityKind::Sync, 0, fixed_names_[kSyncSlot + (type < kSyncTypes ? type : 0)],
-                  r.correlationId, -1);
+                  r.correlationId);
     if (!timed(r.start, r.end, a)) return;
     if (auto it = sync_api_lanes_.find(r.correlationId); it != sync_api_lanes_.end()) {
         a.lane = it->second;
@@ -270,7 +280,7 @@ void RecordDecoder::overhead(const OverheadRecord& r) {
                                    ? lanes_.thread(r.objectId.pt.processId, r.objectId.pt.threadId)
                                    : lanes_.cupti_overhead();
     const std::string name = std::string("CUPTI overhead: ") + overhead_name(r.overheadKind);
-    auto a = make(ActivityKind::Range, lane, writer_.intern(name), r.correlationId, -1);
+    auto a = make(ActivityKind::Range, lane, writer_.intern(name), r.correlationId);
     if (timed(r.start, r.end, a)) emit(a);
 }
 
@@ -296,7 +306,7 @@ void RecordDecoder::marker(const MarkerRecord& r) {
         if (auto range = markers_.start(r.id, open)) this->range(*range);
         return;
     }
-    auto a = make(ActivityKind::Marker, lane, name, 0, -1);
+    auto a = make(ActivityKind::Marker, lane, name, 0);
     a.start_ns = a.end_ns = t;
     emit(a);
 }
@@ -307,8 +317,7 @@ void RecordDecoder::range(const MarkerPairer::Range& range) {
         return;
     }
     const auto& open = range.start;
-    auto a =
-        make(ActivityKind::Range, open.step ? lanes_.step_track() : open.lane, open.name, 0, -1);
+    auto a = make(ActivityKind::Range, open.step ? lanes_.step_track() : open.lane, open.name, 0);
     a.start_ns = open.start_ns;
     a.end_ns = range.end_ns;
     emit(a);

@@ -1,6 +1,8 @@
 #include "chrome_trace_writer.h"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -50,6 +52,58 @@ void append_metadata(std::string& buf, const char* what, std::int64_t pid, std::
     buf += ",\"args\":{\"name\":";
     append_json_string(buf, name);
     buf += "}}";
+}
+
+// FLOPs are a float in memory but an integer in the trace (viewers and scripts
+// expect one, never "1e+12"): rounded, clamped to [0, 2^64-1], in the shortest
+// digits that read back as the same float (1e12f prints 1000000000000, not its
+// exact value 999999995904). The shortest digits come from scientific to_chars:
+// fixed to_chars prints the exact value.
+void append_flops(std::string& buf, float flops) {
+    constexpr float kTwoTo64 = 18446744073709551616.0f;
+    if (!(flops > 0.0f)) {
+        buf += '0';
+        return;
+    }
+    if (flops >= kTwoTo64) {
+        buf += "18446744073709551615";
+        return;
+    }
+    const float whole = std::round(flops);
+    char text[32];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, whole, std::chars_format::scientific);
+    std::string_view sci(text, ec == std::errc{} ? static_cast<std::size_t>(end - text) : 0);
+    std::size_t e = sci.find('e');
+    std::string digits;
+    for (char c : sci.substr(0, e))
+        if (c != '.') digits += c;
+    int exponent = 0;
+    if (e != std::string_view::npos)
+        std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(),
+                        exponent);
+    // An integral float's shortest digits never reach past its units digit.
+    if (e == std::string_view::npos || exponent < 0 ||
+        digits.size() > static_cast<std::size_t>(exponent) + 1) {
+        buf += std::to_string(static_cast<std::uint64_t>(whole));
+        return;
+    }
+    buf += digits;
+    buf.append(static_cast<std::size_t>(exponent) + 1 - digits.size(), '0');
+}
+
+// Kineto's keys, so the launch shape survives a round trip through its importer.
+void append_launch(std::string& buf, const trace::KernelLaunch* launch) {
+    if (launch == nullptr) return;
+    auto dims = [&buf](const char* key, const std::array<std::uint32_t, 3>& d) {
+        buf += ",\"";
+        buf += key;
+        buf += "\":[" + std::to_string(d[0]) + ',' + std::to_string(d[1]) + ',' +
+               std::to_string(d[2]) + ']';
+    };
+    dims("grid", launch->grid);
+    dims("block", launch->block);
+    buf += ",\"registers per thread\":" + std::to_string(launch->registers_per_thread);
+    buf += ",\"shared memory\":" + std::to_string(launch->shared_bytes);
 }
 
 bool is_gpu_work(ActivityKind k) {
@@ -193,10 +247,15 @@ void ChromeTraceWriter::write_activities(std::string& buf, std::ostream& out,
         }
         if (a.correlation != 0) buf += ",\"correlation\":" + std::to_string(a.correlation);
         if (a.bytes != 0) buf += ",\"bytes\":" + std::to_string(a.bytes);
-        if (a.flops != 0) buf += ",\"flops\":" + std::to_string(a.flops);
-        if (a.device >= 0) buf += ",\"device\":" + std::to_string(a.device);
+        if (a.flops > 0) {
+            buf += ",\"flops\":";
+            append_flops(buf, a.flops);
+        }
+        if (std::int32_t device = run_.device_of(a); device >= 0)
+            buf += ",\"device\":" + std::to_string(device);
         if (run_.lanes[a.lane].kind == LaneKind::GpuStream)
             buf += ",\"stream\":" + std::to_string(run_.lanes[a.lane].native_id);
+        if (a.kind == ActivityKind::Kernel) append_launch(buf, run_.launch_for(a.correlation));
         buf += "}}";
         flush(buf, out);
         if (progress && (i & 0xFFFF) == 0 && !progress(i, total)) throw trace::Cancelled();

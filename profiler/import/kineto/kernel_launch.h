@@ -5,8 +5,9 @@
 
 namespace tokenscope::import::kineto {
 
-// Launch facts of one kernel that trace::Activity has no room for (it stays
-// 48 bytes); only the GUI's hover needs them.
+// Launch facts of one kernel as the Kineto args gave them, keyed by activity
+// index (import_with_launches). The run itself keeps them in RunData::launches,
+// keyed by correlation (trace::KernelLaunch), which is what the store writes.
 struct KernelLaunch {
     std::uint32_t activity = 0;  // index into RunData::activities
     std::array<std::int32_t, 3> grid{};

@@ -26,9 +26,9 @@ trace::CopyKind copy_kind(std::string_view name) {
     return trace::CopyKind::None;
 }
 
-std::int8_t device_of(std::int64_t d) {
-    return d >= 0 && d <= std::numeric_limits<std::int8_t>::max() ? static_cast<std::int8_t>(d)
-                                                                  : -1;
+std::optional<std::int32_t> device_of(std::int64_t d) {
+    if (d < 0 || d > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+    return static_cast<std::int32_t>(d);
 }
 
 // "ProfilerStep#12" -> 12.
@@ -202,8 +202,6 @@ void KinetoBuilder::complete(const Span& s, const KinetoEvent* args) {
             ++unknown_categories_[std::string(s.cat_text)];
             break;
     }
-    if (cls == LaneClass::Gpu || cls == LaneClass::GpuAnnotation)
-        a.device = device_of(args && args->device ? *args->device : s.pid);
     if (a.kind == trace::ActivityKind::Memcpy) a.copy = copy_kind(run_.strings.str(s.name));
     std::uint32_t external = 0;
     if (args) {
@@ -216,6 +214,10 @@ void KinetoBuilder::complete(const Span& s, const KinetoEvent* args) {
             a.bytes = static_cast<std::uint64_t>(*args->bytes);
     }
     a.lane = lanes_.lane(cls, s.pid, s.tid, s.cat_text, run_);
+    // Activities carry no device: an explicit args.device names the lane's GPU,
+    // which otherwise defaults to the pid.
+    if (args && args->device && (cls == LaneClass::Gpu || cls == LaneClass::GpuAnnotation))
+        if (auto device = device_of(*args->device)) run_.lanes[a.lane].device = *device;
     if (a.kind == trace::ActivityKind::Kernel && args && args->has_launch) {
         launches_.push_back(KernelLaunch{static_cast<std::uint32_t>(run_.activities.size()),
                                          args->grid, args->block, args->registers,

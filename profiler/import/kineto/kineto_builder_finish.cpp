@@ -15,6 +15,33 @@ bool is_gpu_work(const trace::Activity& a) {
            a.kind == trace::ActivityKind::Memset;
 }
 
+std::uint32_t unsigned_of(std::int32_t v) {
+    return v > 0 ? static_cast<std::uint32_t>(v) : 0u;
+}
+
+// The run's launch table is keyed by correlation (flows may have supplied it), so
+// it is built once every kernel has its final correlation id.
+void add_run_launches(const std::vector<KernelLaunch>& found, trace::RunData& run) {
+    run.launches.reserve(found.size());
+    for (const auto& k : found) {
+        trace::KernelLaunch l;
+        l.correlation = run.activities[k.activity].correlation;
+        for (std::size_t i = 0; i < 3; ++i) {
+            l.grid[i] = unsigned_of(k.grid[i]);
+            l.block[i] = unsigned_of(k.block[i]);
+        }
+        l.shared_bytes = unsigned_of(k.shared_memory);
+        l.registers_per_thread = static_cast<std::uint16_t>(
+            std::min<std::uint32_t>(unsigned_of(k.registers_per_thread), 0xffff));
+        run.launches.push_back(l);
+    }
+    if (std::size_t dropped = run.sort_launches(); dropped > 0)
+        run.count_diagnostic("kineto_launch_unkeyed", trace::Severity::Info,
+                             static_cast<double>(dropped),
+                             "kernels with grid/block args but no correlation id of their own "
+                             "(none, or shared with another kernel): the hover omits their launch");
+}
+
 // Activities of one kind group, ordered by (lane, start), for flow binding.
 std::vector<std::uint32_t> index_by_lane(const std::vector<trace::Activity>& acts,
                                          bool (*keep)(const trace::Activity&)) {
@@ -118,6 +145,7 @@ void KinetoBuilder::shift_times(std::int64_t base) {
 trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     close_open_ranges();
     link_flows();
+    add_run_launches(launches_, run_);
     shift_times(base_time_ns_);
     std::vector<std::uint16_t> remap = lanes_.finish(run_);
     for (auto& a : run_.activities) a.lane = remap[a.lane];

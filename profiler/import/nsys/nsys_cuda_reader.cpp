@@ -1,5 +1,7 @@
 #include "nsys_cuda_reader.h"
 
+#include <algorithm>
+
 #include "nsys_database.h"
 #include "nsys_lane_map.h"
 #include "nsys_progress.h"
@@ -18,8 +20,32 @@ constexpr const char* kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr const char* kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
 constexpr const char* kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 
-std::int8_t device_of(std::int64_t id) {
-    return id >= 0 && id < 128 ? static_cast<std::int8_t>(id) : std::int8_t{-1};
+// Launch columns of the kernel table, in the order launch_at reads them. Exports too
+// old to have one read it as 0; those without gridX have no launch facts at all.
+std::string launch_columns(const NsysDatabase& db) {
+    std::string cols;
+    for (const char* c : {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                          "staticSharedMemory", "dynamicSharedMemory", "registersPerThread"})
+        cols += ", " + db.column_or(kKernel, c, "0");
+    return cols;
+}
+
+std::uint32_t u32_at(sqlite3_stmt* s, int col) {
+    return static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(sqlite3_column_int64(s, col), 0, 0xffffffffLL));
+}
+
+trace::KernelLaunch launch_at(sqlite3_stmt* s, int first, std::uint32_t correlation) {
+    trace::KernelLaunch l;
+    l.correlation = correlation;
+    for (int i = 0; i < 3; ++i) {
+        l.grid[static_cast<std::size_t>(i)] = u32_at(s, first + i);
+        l.block[static_cast<std::size_t>(i)] = u32_at(s, first + 3 + i);
+    }
+    const std::uint64_t shared = std::uint64_t{u32_at(s, first + 6)} + u32_at(s, first + 7);
+    l.shared_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(shared, 0xffffffffu));
+    l.registers_per_thread = static_cast<std::uint16_t>(std::min(u32_at(s, first + 8), 0xffffu));
+    return l;
 }
 
 }  // namespace
@@ -90,7 +116,6 @@ trace::Activity NsysCudaReader::stream_activity(sqlite3_stmt* s) {
     a.end_ns = sqlite3_column_int64(s, 1);
     const std::int64_t device = sqlite3_column_int64(s, 2);
     const std::int64_t pid = sqlite3_column_int64(s, 5);
-    a.device = device_of(device);
     a.lane = lanes_.stream(static_cast<std::int32_t>(device), sqlite3_column_int64(s, 3), pid);
     a.correlation = correlation(pid, sqlite3_column_int64(s, 4));
     return a;
@@ -100,15 +125,23 @@ void NsysCudaReader::read_kernels() {
     if (!db_.has_table(kKernel)) return;
     // demangledName is what Nsight and Kineto show; shortName drops template arguments.
     std::string name = db_.has_column(kKernel, "demangledName") ? "demangledName" : "shortName";
-    std::string sql = "SELECT " + stream_columns(kKernel) + ", " + name + " FROM " + kKernel;
+    const bool launches = db_.has_column(kKernel, "gridX");
+    std::string sql = "SELECT " + stream_columns(kKernel) + ", " + name +
+                      (launches ? launch_columns(db_) : std::string()) + " FROM " + kKernel;
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
         Activity a = stream_activity(s);
         a.name = strings_.intern(sqlite3_column_int64(s, 6));
         a.kind = ActivityKind::Kernel;
         push(a);
+        if (launches && a.correlation != 0) run_.launches.push_back(launch_at(s, 7, a.correlation));
         progress_.row();
         return true;
     });
+    if (std::size_t dropped = run_.sort_launches(); dropped > 0)
+        run_.count_diagnostic("nsys_launch_repeated_correlation", trace::Severity::Info,
+                              static_cast<double>(dropped),
+                              "kernels sharing a correlation id with an earlier kernel: the "
+                              "hover shows the first one's launch");
 }
 
 void NsysCudaReader::read_memcpys() {
@@ -167,7 +200,7 @@ void NsysCudaReader::read_syncs() {
         Activity a;
         a.start_ns = sqlite3_column_int64(s, 0);
         a.end_ns = sqlite3_column_int64(s, 1);
-        a.device = device_of(sqlite3_column_int64(s, 2));
+        // Column 2 (deviceId) is not kept: a sync sits on a host lane, whose device is -1.
         std::int64_t pid = sqlite3_column_int64(s, 4);
         a.correlation = correlation(pid, sqlite3_column_int64(s, 3));
         auto lane = api_lane_.find(a.correlation);
