@@ -9,6 +9,7 @@
 #include "cuda_decode_runner.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
+#include "matmul_check.h"
 #if defined(TOKENSCOPE_HAVE_CPU_REFERENCE)
 #include "kernels/cpu/cpu_generate.h"
 #endif
@@ -59,6 +60,21 @@ std::string parse(std::span<const std::string> args, CheckOptions& o) {
     return o.config.validate(o.shape);
 }
 
+// Every matmul path on shapes the decode of a small model never reaches (split k
+// needs k >= 512), checked exactly against a double-precision product.
+bool check_matmuls(DType dtype, std::ostream& out) {
+    bool ok = true;
+    for (const MatmulCase& c : default_matmul_cases()) {
+        const MatmulCheck r = check_matmul(dtype, c);
+        out << "matmul " << c.m << "x" << c.k << "x" << c.n << (c.residual ? " +residual" : "")
+            << (c.fp32_out ? " fp32 out" : "") << " (" << r.kernel
+            << "): " << (r.mismatches == 0 ? "exact" : std::to_string(r.mismatches) + " wrong")
+            << "\n";
+        ok = ok && r.mismatches == 0;
+    }
+    return ok;
+}
+
 }  // namespace
 
 double logit_tolerance(const std::string& dtype) {
@@ -86,6 +102,7 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
             << "model " << o.shape.name << " " << to_string(o.shape.dtype) << ", batch "
             << o.config.batch << ", prompt " << o.config.prompt_len << ", " << o.config.new_tokens
             << " tokens greedy\n";
+        const bool matmuls_ok = check_matmuls(o.shape.dtype, out);
         const cpu::GenerationResult ref = cpu::cpu_generate(o.shape, o.config);
         CudaDecodeRunner runner(o.shape, o.config);
         runner.set_prompts(ref.prompts);
@@ -111,8 +128,8 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
         if (!equal) out << " (request " << first_diff << " differs)";
         out << "\nmax |logit difference|: " << max_diff << " (" << relative * 100.0
             << "% of max |logit| " << max_ref << "; tolerance " << tolerance * 100.0 << "%)\n"
-            << "result: " << (equal && logits_ok ? "PASS" : "FAIL") << "\n";
-        return equal && logits_ok ? 0 : 1;
+            << "result: " << (equal && logits_ok && matmuls_ok ? "PASS" : "FAIL") << "\n";
+        return equal && logits_ok && matmuls_ok ? 0 : 1;
     } catch (const std::exception& e) {
         err << "tokenscope-gpu-check: " << e.what() << "\n";
         return 2;

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/model_shape.h"
+
+namespace tokenscope::kernels::cuda {
+
+// A GPU self-test of launch_matmul against a double-precision CPU product, for the
+// shapes that pick each kernel (split-k GEMV, unsplit GEMV, scalar GEMV, tiled
+// GEMM) with and without a residual. Inputs are multiples of 1/16 in [-0.5, 0.5],
+// exact in fp16 and bf16, so every partial sum is exact in fp32 whatever the
+// summation order: fp32 outputs must match exactly, 16-bit outputs within half an
+// ulp of the rounded result.
+struct MatmulCase {
+    std::int64_t m = 1, k = 1, n = 1;
+    bool residual = false;
+    bool fp32_out = true;
+};
+
+struct MatmulCheck {
+    MatmulCase shape;
+    std::int64_t mismatches = 0;
+    double max_abs_error = 0;
+    std::string kernel;  // which path the shape takes
+};
+
+std::vector<MatmulCase> default_matmul_cases();
+// Throws CudaError on a CUDA failure (no GPU included).
+MatmulCheck check_matmul(DType dtype, const MatmulCase& c);
+
+}  // namespace tokenscope::kernels::cuda

@@ -1,0 +1,39 @@
+// Every matmul kernel path against an exact CPU product (kernels/cuda/matmul_check.h):
+// split-k and unsplit GEMV, scalar GEMV, tiled GEMM, with and without a residual.
+#include <gtest/gtest.h>
+
+#if defined(TOKENSCOPE_HAVE_CUDA_KERNELS)
+#include "kernels/cuda/cuda_decode_runner.h"
+#include "kernels/cuda/device_ops.h"
+#include "kernels/cuda/matmul_check.h"
+
+namespace tokenscope::kernels::cuda {
+namespace {
+
+TEST(CudaMatmul, SplitCountsFillTheGpuWithinTheirLimits) {
+    // 2048 columns = 32 tiles of 64: 512 / 32 = 16 splits, k / 256 = 32 allows them.
+    EXPECT_EQ(gemv_splits(8192, 2048), 16);
+    EXPECT_EQ(gemv_splits(2048, 2048), 8);    // k / 256 caps it
+    EXPECT_EQ(gemv_splits(2048, 128256), 1);  // 2004 tiles fill the GPU alone
+    EXPECT_EQ(gemv_splits(100, 64), 1);       // too little k to split
+    EXPECT_EQ(gemv_partial_floats(8192, 2048), 8 * 16 * 2048);
+    EXPECT_EQ(gemv_partial_floats(2048, 128256), 0);
+}
+
+TEST(CudaMatmul, EveryPathIsExactOnTheGpu) {
+    if (CudaDecodeRunner::device_count() == 0) GTEST_SKIP() << "no GPU";
+    for (DType dtype : {DType::Bf16, DType::Fp16, DType::Fp32})
+        for (const MatmulCase& c : default_matmul_cases()) {
+            const MatmulCheck r = check_matmul(dtype, c);
+            EXPECT_EQ(r.mismatches, 0) << to_string(dtype) << " " << c.m << "x" << c.k << "x" << c.n
+                                       << " (" << r.kernel << "), max error " << r.max_abs_error;
+        }
+}
+
+}  // namespace
+}  // namespace tokenscope::kernels::cuda
+#else
+TEST(CudaMatmul, NotBuilt) {
+    GTEST_SKIP() << "built without the CUDA kernels";
+}
+#endif
