@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "gemv_plan.h"
 #include "kernels/model_shape.h"
 #include "weight_layout.h"
 
@@ -38,10 +39,6 @@ struct GemvScratch {
     float* partials = nullptr;
     unsigned int* counters = nullptr;
 };
-constexpr int kMaxGemvRows = 8;
-constexpr int kGemvTileColumns = 32;
-std::int64_t gemv_splits(std::int64_t k, std::int64_t n);
-std::int64_t gemv_partial_floats(std::int64_t k, std::int64_t n);  // 0 when unsplit
 
 // y[m][n] = sum_k x[m][k] w[k][n] (+ residual[m][n]); w is [k][n] row-major. y is fp32
 // when y_fp32 (logits), else dtype. residual may alias y. A split-k GEMV kernel for

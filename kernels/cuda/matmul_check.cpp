@@ -60,7 +60,7 @@ DeviceBuffer upload(const std::vector<std::uint8_t>& bytes, const char* what) {
     return d;
 }
 
-std::string kernel_of(DType dtype, const MatmulCase& c) {
+std::string kernel_of(const MatmulCase& c) {
     if (c.m > kMaxGemvRows) return "tiled GEMM";
     const bool pack = c.n % 8 == 0;
     const std::string splits = std::to_string(gemv_splits(c.k, c.n));
@@ -103,7 +103,7 @@ MatmulCheck check_matmul(DType dtype, const MatmulCase& c) {
     check_cuda(cudaMemcpy(out.data(), dy.get(), out.size(), cudaMemcpyDeviceToHost),
                "matmul check download");
 
-    MatmulCheck result{c, 0, 0.0, kernel_of(dtype, c)};
+    MatmulCheck result{c, 0, 0.0, kernel_of(c)};
     const std::size_t ob = bytes_per_element(out_type);
     for (std::int64_t i = 0; i < c.m; ++i) {
         for (std::int64_t j = 0; j < c.n; ++j) {

@@ -4,7 +4,7 @@
 
 #if defined(TOKENSCOPE_HAVE_CUDA_KERNELS)
 #include "kernels/cuda/cuda_decode_runner.h"
-#include "kernels/cuda/device_ops.h"
+#include "kernels/cuda/gemv_plan.h"
 #include "kernels/cuda/matmul_check.h"
 
 namespace tokenscope::kernels::cuda {
