@@ -13,6 +13,8 @@
 
 #include "capture/driver_probe.h"
 #include "clock_sampler.h"
+#include "cupti_params.h"
+#include "pm_host.h"
 #include "pm_metric_catalog.h"
 #include "trace/diagnostic.h"
 #include "trace/lane.h"
@@ -21,7 +23,7 @@ namespace tokenscope::capture::cupti {
 
 struct PmSampler::State {
     bool profiler_initialised = false;
-    CUpti_Profiler_Host_Object* host = nullptr;
+    PmHost host;
     CUpti_PmSampling_Object* sampler = nullptr;
     bool started = false;
     std::vector<std::uint8_t> config;
@@ -33,26 +35,6 @@ struct PmSampler::State {
 };
 
 namespace {
-
-// CUPTI's parameter structs: zeroed, with the size of the version compiled against.
-template <typename T>
-T params(std::size_t struct_size) {
-    T p{};
-    p.structSize = struct_size;
-    return p;
-}
-
-#define TS_PM_CALL(call, params)                                    \
-    do {                                                            \
-        if (CUptiResult r_ = call(&(params)); r_ != CUPTI_SUCCESS)  \
-            return PmSampler::explain(static_cast<int>(r_), #call); \
-    } while (0)
-
-std::vector<const char*> c_names(const std::vector<std::string>& names) {
-    std::vector<const char*> out;
-    for (const std::string& n : names) out.push_back(n.c_str());
-    return out;
-}
 
 // CUPTI's PM timestamps share cuptiGetTimestamp's clock, which the tracer
 // fits to the host the same way.
@@ -72,118 +54,6 @@ std::string init_counter_data(CUpti_PmSampling_Object* sampler, std::vector<std:
     init.counterDataSize = data.size();
     init.pCounterData = data.data();
     TS_PM_CALL(cuptiPmSamplingCounterDataImageInitialize, init);
-    return {};
-}
-
-// What every host object of the device is made from.
-struct Chip {
-    std::string name;
-    std::vector<std::uint8_t> availability;
-};
-
-std::string read_chip(int device, Chip* out) {
-    auto chip =
-        params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    chip.deviceIndex = static_cast<std::size_t>(device);
-    TS_PM_CALL(cuptiDeviceGetChipName, chip);
-    out->name = chip.pChipName ? chip.pChipName : "";
-    auto avail = params<CUpti_PmSampling_GetCounterAvailability_Params>(
-        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
-    avail.deviceIndex = static_cast<std::size_t>(device);
-    TS_PM_CALL(cuptiPmSamplingGetCounterAvailability, avail);  // first call: the size
-    out->availability.resize(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = out->availability.data();
-    TS_PM_CALL(cuptiPmSamplingGetCounterAvailability, avail);
-    return {};
-}
-
-std::string host_init(const Chip& chip, CUpti_Profiler_Host_Object** host) {
-    auto init = params<CUpti_Profiler_Host_Initialize_Params>(
-        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-    init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    init.pChipName = chip.name.c_str();
-    init.pCounterAvailabilityImage = chip.availability.data();
-    TS_PM_CALL(cuptiProfilerHostInitialize, init);
-    *host = init.pHostObject;
-    return {};
-}
-
-void host_deinit(CUpti_Profiler_Host_Object* host) noexcept {
-    if (!host) return;
-    auto deinit = params<CUpti_Profiler_Host_Deinitialize_Params>(
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    deinit.pHostObject = host;
-    cuptiProfilerHostDeinitialize(&deinit);
-}
-
-std::string add_metrics(CUpti_Profiler_Host_Object* host, const std::vector<std::string>& names) {
-    std::vector<const char*> c = c_names(names);
-    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    add.pHostObject = host;
-    add.ppMetricNames = c.data();
-    add.numMetrics = c.size();
-    TS_PM_CALL(cuptiProfilerHostConfigAddMetrics, add);
-    return {};
-}
-
-// The names are CUPTI's until the host object goes, so they are copied first.
-std::string list_base_metrics(const Chip& chip, std::vector<std::string>* out) {
-    CUpti_Profiler_Host_Object* host = nullptr;
-    if (std::string why = host_init(chip, &host); !why.empty()) return why;
-    auto base = params<CUpti_Profiler_Host_GetBaseMetrics_Params>(
-        CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
-    base.pHostObject = host;
-    base.metricType = CUPTI_METRIC_TYPE_COUNTER;
-    const CUptiResult r = cuptiProfilerHostGetBaseMetrics(&base);
-    if (r == CUPTI_SUCCESS)
-        for (std::size_t i = 0; i < base.numMetrics; ++i)
-            if (base.ppMetricNames && base.ppMetricNames[i])
-                out->emplace_back(base.ppMetricNames[i]);
-    host_deinit(host);
-    if (r != CUPTI_SUCCESS)
-        return PmSampler::explain(static_cast<int>(r), "cuptiProfilerHostGetBaseMetrics");
-    return {};
-}
-
-// One bad name fails ConfigAddMetrics for all, so each is tried on a host object of its own.
-std::string probe(const Chip& chip, const std::string& name) {
-    CUpti_Profiler_Host_Object* host = nullptr;
-    if (std::string why = host_init(chip, &host); !why.empty()) return why;
-    std::string why = add_metrics(host, {name});
-    host_deinit(host);
-    return why;
-}
-
-PmMetricCatalog choose_metrics(const Chip& chip) {
-    std::vector<std::string> base;
-    const std::string why = list_base_metrics(chip, &base);
-    PmMetricCatalog catalog = why.empty() ? PmMetricCatalog(chip.name, std::move(base))
-                                          : PmMetricCatalog::unlisted(chip.name, why);
-    for (std::size_t m = 0; m < PmSampler::kMetricCount; ++m) {
-        const auto slot = static_cast<PmSampler::Metric>(m);
-        for (const std::string& name : catalog.candidates(slot)) {
-            catalog.record_probe(slot, name, probe(chip, name));
-            if (!catalog.active(slot).empty()) break;
-        }
-    }
-    return catalog;
-}
-
-std::string build_config(CUpti_Profiler_Host_Object* host, const std::vector<std::string>& names,
-                         std::vector<std::uint8_t>& config) {
-    if (std::string why = add_metrics(host, names); !why.empty()) return why;
-    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-    size.pHostObject = host;
-    TS_PM_CALL(cuptiProfilerHostGetConfigImageSize, size);
-    config.resize(size.configImageSize);
-    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-    image.pHostObject = host;
-    image.configImageSize = config.size();
-    image.pConfigImage = config.data();
-    TS_PM_CALL(cuptiProfilerHostGetConfigImage, image);
     return {};
 }
 
@@ -300,9 +170,9 @@ std::string PmSampler::open(int device) {
         params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     TS_PM_CALL(cuptiProfilerInitialize, init);
     state_->profiler_initialised = true;
-    Chip chip;
-    if (std::string why = read_chip(device, &chip); !why.empty()) return why;
-    const PmMetricCatalog catalog = choose_metrics(chip);
+    PmHost::Chip chip;
+    if (std::string why = PmHost::read_chip(device, &chip); !why.empty()) return why;
+    const PmMetricCatalog catalog = PmHost::choose_metrics(chip);
     summary_ = catalog.summary();
     if (!catalog.any_active()) return catalog.failure();
     for (std::size_t m = 0; m < kMetricCount; ++m)
@@ -310,8 +180,8 @@ std::string PmSampler::open(int device) {
             state_->active.push_back(name);
             state_->slots.push_back(static_cast<Metric>(m));
         }
-    if (std::string why = host_init(chip, &state_->host); !why.empty()) return why;
-    if (std::string why = build_config(state_->host, state_->active, state_->config); !why.empty())
+    if (std::string why = state_->host.open(chip); !why.empty()) return why;
+    if (std::string why = state_->host.build_config(state_->active, state_->config); !why.empty())
         return why;
     auto enable =
         params<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
@@ -363,7 +233,7 @@ std::string PmSampler::decode(std::vector<RawSample>* out) {
             RawSample sample{si.startTimestamp, si.endTimestamp, {}};
             auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-            ev.pHostObject = st.host;
+            ev.pHostObject = st.host.get();
             ev.pCounterDataImage = st.counter_data.data();
             ev.counterDataImageSize = st.counter_data.size();
             ev.rangeIndex = i;
@@ -434,7 +304,7 @@ void PmSampler::close() noexcept {
         disable.pPmSamplingObject = st.sampler;
         cuptiPmSamplingDisable(&disable);
     }
-    host_deinit(st.host);
+    st.host.reset();
     if (st.profiler_initialised) {
         auto deinit = params<CUpti_Profiler_DeInitialize_Params>(
             CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
