@@ -4,7 +4,9 @@
 //  - opening a 1,000,000-activity .tokenscope file through LoadJob to the first
 //    painted timeline (<= 1 s), and the worst event-loop latency meanwhile, seen by
 //    a 1 ms QTimer measuring its own lateness (<= 50 ms);
-//  - resident memory per activity while the 10M run is open (<= 48 bytes).
+//  - resident memory per activity while the 10M run is open (<= 48 bytes), with a
+//    kernel launch per kernel as real captures have, and the launch table's own bytes
+//    per kernel.
 // Usage: ui_timeline_bench [activities (default 10000000)] [file activities (default 1000000)]
 #include <QApplication>
 #include <QDir>
@@ -52,8 +54,9 @@ long rss_kib() {
 
 // A decode-shaped run: per step the host thread launches ~60 kernels (an API call
 // each, 4-6 us apart) onto two streams (kernels 20-120 us), a small H2D copy per
-// step on the copy engine; steps of ~6 ms back to back. Activities come out in
-// (lane, start) order, as the store returns them.
+// step on the copy engine; steps of ~6 ms back to back. Every kernel has its launch
+// facts, drawn from 8 configurations as a decode's few kernels have. Activities come
+// out in (lane, start) order, as the store returns them.
 trace::RunData decode_run(std::size_t activities) {
     trace::RunData run;
     run.info.name = "ui bench";
@@ -68,6 +71,12 @@ trace::RunData decode_run(std::size_t activities) {
     for (const char* n : {"gemm_bf16_128x128", "flash_attn_decode", "rmsnorm", "rope", "silu_mul",
                           "allreduce", "embedding", "softmax"})
         names.push_back(run.strings.intern(n));
+    // One configuration per kernel name: grid, block, shared bytes, registers.
+    const std::vector<trace::KernelLaunch> configs = {
+        {0, {132, 1, 1}, {256, 1, 1}, 49152, 128}, {0, {32, 8, 1}, {128, 1, 1}, 16384, 96},
+        {0, {8, 1, 1}, {1024, 1, 1}, 0, 32},       {0, {64, 1, 1}, {128, 1, 1}, 0, 24},
+        {0, {448, 1, 1}, {256, 1, 1}, 0, 40},      {0, {16, 1, 1}, {512, 1, 1}, 8192, 64},
+        {0, {1, 1, 1}, {256, 1, 1}, 0, 16},        {0, {8, 32, 1}, {128, 1, 1}, 1024, 48}};
     const std::uint32_t launch = run.strings.intern("cudaLaunchKernel");
     const std::uint32_t copy = run.strings.intern("memcpy HtoD");
     constexpr int kPerStep = 60;
@@ -75,6 +84,7 @@ trace::RunData decode_run(std::size_t activities) {
     const std::size_t steps = activities / (2 * kPerStep + 1);
     std::vector<std::vector<trace::Activity>> lanes(4);
     for (auto& l : lanes) l.reserve(steps * kPerStep);
+    run.launches.reserve(steps * kPerStep);
     std::uint32_t corr = 1;
     std::int64_t t = 0;
     std::uint64_t seed = 42;
@@ -98,6 +108,9 @@ trace::RunData decode_run(std::size_t activities) {
             kern.end_ns = kern.start_ns + rnd(20000, 120000) / 4, kern.correlation = corr;
             gpu = kern.end_ns + 1500;
             lanes[kern.lane].push_back(kern);
+            trace::KernelLaunch facts = configs[k % configs.size()];
+            facts.correlation = corr;
+            run.launches.add(facts);
         }
         trace::Activity c;
         c.lane = 3, c.kind = trace::ActivityKind::Memcpy, c.copy = trace::CopyKind::H2D;
@@ -113,6 +126,7 @@ trace::RunData decode_run(std::size_t activities) {
         run.activities.insert(run.activities.end(), l.begin(), l.end());
         std::vector<trace::Activity>().swap(l);
     }
+    run.launches.finish();
     run.requests = {
         {1, 0, run.steps.front().end_ns, t, 512, static_cast<std::int32_t>(steps), false}};
     return run;
@@ -171,6 +185,14 @@ void paint_figures(std::size_t activities, std::vector<Row>& rows) {
     rows.push_back({"resident memory per activity (run + index + view)",
                     (after - before) * 1024.0 / static_cast<double>(n), "bytes", 48});
     std::printf("sizeof(trace::Activity) = %zu bytes\n", sizeof(trace::Activity));
+    const trace::LaunchTable& launches = run.data->launches;
+    std::printf("launch table: %zu kernels, %zu configurations, %zu bytes\n", launches.size(),
+                launches.configuration_count(), launches.memory_bytes());
+    // 8 bytes per kernel; the configurations add a few hundred bytes in all.
+    rows.push_back({"launch table per kernel (8 B + configurations)",
+                    static_cast<double>(launches.memory_bytes()) /
+                        static_cast<double>(std::max<std::size_t>(launches.size(), 1)),
+                    "bytes", 9});
 }
 
 void load_figures(std::size_t activities, std::vector<Row>& rows) {

@@ -79,7 +79,7 @@ void RunLoader::normalize(trace::RunData& run) {
     if (!std::is_sorted(run.counters.begin(), run.counters.end(), by_lane_time))
         std::sort(run.counters.begin(), run.counters.end(), by_lane_time);
     // The hover finds a kernel's launch by binary search; a hand-built run may be unsorted.
-    run.sort_launches();
+    run.launches.finish();
 }
 
 }  // namespace tokenscope::ui

@@ -197,7 +197,7 @@ QString TimelineView::describe(std::size_t i) const {
         text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
     if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
     if (a.kind == trace::ActivityKind::Kernel)
-        if (const trace::KernelLaunch* launch = run.launch_for(a.correlation))
+        if (auto launch = run.launches.find(a.correlation))
             text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
     return text;
 }

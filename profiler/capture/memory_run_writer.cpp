@@ -16,7 +16,7 @@ void MemoryRunWriter::finish() {
                      [](const trace::Activity& a, const trace::Activity& b) {
                          return a.lane != b.lane ? a.lane < b.lane : a.start_ns < b.start_ns;
                      });
-    data_.sort_launches();
+    data_.launches.finish();
     data_.info.complete = true;
     finished_ = true;
 }

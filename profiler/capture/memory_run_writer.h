@@ -7,7 +7,7 @@ namespace tokenscope::capture {
 
 // A RunWriter that keeps the run in memory: for tests and for callers that want a
 // RunData without a file. finish() sorts activities by (lane, start) as the store's
-// reader returns them, and launches by correlation as RunData::launch_for needs.
+// reader returns them, and launches by correlation as LaunchTable::find needs.
 class MemoryRunWriter : public store::RunWriter {
   public:
     explicit MemoryRunWriter(const trace::RunInfo& info = {}) { data_.info = info; }
@@ -19,7 +19,7 @@ class MemoryRunWriter : public store::RunWriter {
     void add_request(const trace::Request& r) override { data_.requests.push_back(r); }
     void add_counter(const trace::CounterSample& c) override { data_.counters.push_back(c); }
     void add_diagnostic(const trace::Diagnostic& d) override { data_.diagnostics.push_back(d); }
-    void add_launch(const trace::KernelLaunch& l) override { data_.launches.push_back(l); }
+    void add_launch(const trace::KernelLaunch& l) override { data_.launches.add(l); }
     void update_info(const trace::RunInfo& info) override { data_.info = info; }
 
     void poll() override {}

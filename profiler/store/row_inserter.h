@@ -37,7 +37,7 @@ class RowInserter {
     void request(const trace::Request& request);
     void counter(const trace::CounterSample& sample);
     void diagnostic(const trace::Diagnostic& diagnostic);
-    // A repeated correlation keeps its first launch, as RunData::sort_launches does.
+    // A repeated correlation keeps its first launch, as LaunchTable::finish does.
     void launch(const trace::KernelLaunch& launch);
 
   private:

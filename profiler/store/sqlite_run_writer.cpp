@@ -164,7 +164,7 @@ void SqliteRunWriter::add_diagnostic(const trace::Diagnostic& diagnostic) {
 }
 
 void SqliteRunWriter::add_launch(const trace::KernelLaunch& launch) {
-    if (launch.correlation == 0) return;  // unreachable by launch_for, so not worth a row
+    if (launch.correlation == 0) return;  // unreachable by LaunchTable::find, so not worth a row
     begin_batch();
     rows_.launch(launch);
     after_add();

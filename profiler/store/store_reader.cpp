@@ -150,7 +150,8 @@ void read_launches(const Connection& conn, std::int64_t run_id, trace::RunData& 
                  "shared_bytes, registers FROM kernel_launch WHERE run_id = ?1 "
                  "ORDER BY correlation");
     st.bind_int(1, run_id);
-    while (st.step()) run.launches.push_back(rows.launch(st));
+    while (st.step()) run.launches.add(rows.launch(st));
+    run.launches.finish();  // already in order: only releases the interning map
 }
 
 // A 10M-activity run is ~480 MB of fresh memory; with 4 KiB pages the kernel's

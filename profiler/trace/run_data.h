@@ -7,8 +7,8 @@
 #include "activity.h"
 #include "counter_sample.h"
 #include "diagnostic.h"
-#include "kernel_launch.h"
 #include "lane.h"
+#include "launch_table.h"
 #include "request.h"
 #include "run_info.h"
 #include "step.h"
@@ -26,15 +26,10 @@ struct RunData {
     std::vector<Request> requests;
     std::vector<CounterSample> counters;
     std::vector<Diagnostic> diagnostics;
-    // Launch facts of kernels, sorted by correlation (sort_launches() restores that).
-    std::vector<KernelLaunch> launches;
+    // Launch facts of kernels by correlation; whoever fills it calls launches.finish().
+    LaunchTable launches;
 
     std::string_view name_of(const Activity& a) const { return strings.str(a.name); }
-    // The launch of the kernel with this correlation id; nullptr when unknown or 0.
-    const KernelLaunch* launch_for(std::uint32_t correlation) const;
-    // Sorts launches by correlation, dropping those without one and all but the first of
-    // a repeated one; returns how many were dropped, for the caller to count.
-    std::size_t sort_launches();
     // Activities carry no device of their own: it is their lane's (-1 = host or unknown,
     // also for a lane index out of range).
     std::int32_t device_of(const Activity& a) const {

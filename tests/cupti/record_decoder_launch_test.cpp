@@ -42,20 +42,20 @@ TEST_F(RecordDecoderLaunchTest, KernelRecordsBecomeLaunchesByCorrelation) {
     for (const auto* r : {&k1, &k2}) decoder.decode(as_record(*r));
     const auto& run = finish();
     ASSERT_EQ(run.launches.size(), 2u);
-    EXPECT_EQ(run.launches[0].correlation, 20u);
-    const trace::KernelLaunch* l = run.launch_for(21);
-    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(run.launches.at(0).correlation, 20u);
+    auto l = run.launches.find(21);
+    ASSERT_TRUE(l.has_value());
     EXPECT_EQ(l->grid, (std::array<std::uint32_t, 3>{132, 2, 1}));
     EXPECT_EQ(l->block, (std::array<std::uint32_t, 3>{256, 1, 1}));
     EXPECT_EQ(l->shared_bytes, 50176u);  // 1024 + 49152
     EXPECT_EQ(l->registers_per_thread, 64);
-    l = run.launch_for(20);
-    ASSERT_NE(l, nullptr);
+    l = run.launches.find(20);
+    ASSERT_TRUE(l.has_value());
     EXPECT_EQ(l->block, (std::array<std::uint32_t, 3>{32, 8, 4}));
     EXPECT_EQ(l->registers_per_thread, 255);
     // The kernel activity carries the same correlation, which is how the hover finds it.
     ASSERT_EQ(run.activities.size(), 2u);
-    EXPECT_NE(run.launch_for(run.activities[0].correlation), nullptr);
+    EXPECT_TRUE(run.launches.find(run.activities[0].correlation).has_value());
 }
 
 TEST_F(RecordDecoderLaunchTest, SkippedOrUncorrelatedKernelsHaveNoLaunch) {
@@ -65,9 +65,9 @@ TEST_F(RecordDecoderLaunchTest, SkippedOrUncorrelatedKernelsHaveNoLaunch) {
     for (const auto* r : {&untimed, &uncorrelated, &negative}) decoder.decode(as_record(*r));
     const auto& run = finish();
     ASSERT_EQ(run.launches.size(), 1u);
-    EXPECT_EQ(run.launch_for(30), nullptr);
-    const trace::KernelLaunch* l = run.launch_for(31);
-    ASSERT_NE(l, nullptr);
+    EXPECT_FALSE(run.launches.find(30).has_value());
+    const auto l = run.launches.find(31);
+    ASSERT_TRUE(l.has_value());
     EXPECT_EQ(l->grid[0], 0u);        // a negative dimension is no dimension
     EXPECT_EQ(l->shared_bytes, 16u);  // -5 static reads as 0
 }

@@ -47,7 +47,8 @@ TEST_F(NsysLaunches, EveryCorrelatedKernelHasOneLaunch) {
     EXPECT_EQ(run_->launches.size(), 1312u);  // README: 1,312 kernels, one process
     for (const auto& a : run_->activities) {
         if (a.kind == trace::ActivityKind::Kernel) {
-            ASSERT_NE(run_->launch_for(a.correlation), nullptr) << "correlation " << a.correlation;
+            ASSERT_TRUE(run_->launches.find(a.correlation).has_value())
+                << "correlation " << a.correlation;
         }
     }
 }
@@ -78,8 +79,8 @@ TEST_F(NsysLaunches, FirstKernelsMatchTheirRows) {
         auto col = [&](const char* c) {
             return sql(std::string("SELECT ") + c + first + std::to_string(k));
         };
-        const auto* l = run_->launch_for(static_cast<std::uint32_t>(col("correlationId")));
-        ASSERT_NE(l, nullptr) << "kernel " << k;
+        const auto l = run_->launches.find(static_cast<std::uint32_t>(col("correlationId")));
+        ASSERT_TRUE(l.has_value()) << "kernel " << k;
         EXPECT_EQ(l->grid[0], col("gridX"));
         EXPECT_EQ(l->grid[1], col("gridY"));
         EXPECT_EQ(l->block[0], col("blockX"));
@@ -96,11 +97,11 @@ TEST(KinetoLaunches, FixtureKernelsAreKeyedByTheirCorrelation) {
     trace::RunData run = KinetoImporter().import(kKineto, {}, {});
     EXPECT_EQ(run.launches.size(), 4350u);  // README: 4,350 kernels, each with grid and block
     // Read from the JSON: the first kernel, and the first with shared memory (a cuDNN conv).
-    const auto* first = run.launch_for(135071);
-    ASSERT_NE(first, nullptr);
+    const auto first = run.launches.find(135071);
+    ASSERT_TRUE(first.has_value());
     EXPECT_EQ(*first, (trace::KernelLaunch{135071, {4, 106, 1}, {128, 1, 1}, 0, 30}));
-    const auto* conv = run.launch_for(135973);
-    ASSERT_NE(conv, nullptr);
+    const auto conv = run.launches.find(135973);
+    ASSERT_TRUE(conv.has_value());
     EXPECT_EQ(*conv, (trace::KernelLaunch{135973, {3136, 1, 1}, {128, 1, 1}, 16384, 160}));
 }
 
@@ -110,7 +111,7 @@ TEST(KinetoLaunches, KernelWithoutCorrelationIsCountedNotKept) {
         {"ph":"X","cat":"kernel","name":"b","pid":0,"tid":7,"ts":5,"dur":1,"args":{"grid":[9,9,9],"block":[9,1,1]}}]})J");
     trace::RunData run = KinetoImporter().import(path, {}, {});
     ASSERT_EQ(run.launches.size(), 1u);
-    EXPECT_EQ(run.launches[0], (trace::KernelLaunch{5, {2, 3, 4}, {32, 1, 1}, 1024, 40}));
+    EXPECT_EQ(run.launches.at(0), (trace::KernelLaunch{5, {2, 3, 4}, {32, 1, 1}, 1024, 40}));
     const trace::Diagnostic* d = nullptr;
     for (const auto& x : run.diagnostics)
         if (x.name == "kineto_launch_unkeyed") d = &x;

@@ -100,11 +100,11 @@ TEST(StoreLaunches, WrittenWithTheRunAndReadBackByCorrelation) {
     EXPECT_TRUE(reader.has_launches());
     trace::RunData got = reader.load_run(id);
     ASSERT_EQ(got.launches.size(), 3u);
-    EXPECT_EQ(got.launches[0], run.launches[1]);
-    EXPECT_EQ(got.launches[1], run.launches[2]);
-    EXPECT_EQ(got.launches[2], run.launches[0]);
-    ASSERT_NE(got.launch_for(5), nullptr);
-    EXPECT_EQ(got.launch_for(5)->shared_bytes, 49152u);
+    EXPECT_EQ(got.launches.at(0), run.launches.at(1));
+    EXPECT_EQ(got.launches.at(1), run.launches.at(2));
+    EXPECT_EQ(got.launches.at(2), run.launches.at(0));
+    ASSERT_TRUE(got.launches.find(5).has_value());
+    EXPECT_EQ(got.launches.find(5)->shared_bytes, 49152u);
     EXPECT_EQ(reader.runs().at(0).launch_count, 3);
     EXPECT_EQ(query_int(path, "SELECT registers FROM kernel_launch WHERE correlation = 9"), 30);
 }
@@ -130,7 +130,7 @@ TEST(StoreLaunches, StreamingWriterKeepsFirstOfARepeatedCorrelationAndAbandonDro
     ASSERT_EQ(reader.runs().size(), 1u);
     trace::RunData got = reader.load_run(w->run_id());
     ASSERT_EQ(got.launches.size(), 1u);
-    EXPECT_EQ(got.launches[0], launch(7, {2, 3, 4}, {32, 1, 1}, 1024, 40));
+    EXPECT_EQ(got.launches.at(0), launch(7, {2, 3, 4}, {32, 1, 1}, 1024, 40));
 }
 
 TEST(StoreLaunches, Version2FileMigratesToVersion3AndTakesNewLaunches) {

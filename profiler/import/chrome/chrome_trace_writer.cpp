@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <unordered_map>
@@ -92,8 +93,8 @@ void append_flops(std::string& buf, float flops) {
 }
 
 // Kineto's keys, so the launch shape survives a round trip through its importer.
-void append_launch(std::string& buf, const trace::KernelLaunch* launch) {
-    if (launch == nullptr) return;
+void append_launch(std::string& buf, const std::optional<trace::KernelLaunch>& launch) {
+    if (!launch) return;
     auto dims = [&buf](const char* key, const std::array<std::uint32_t, 3>& d) {
         buf += ",\"";
         buf += key;
@@ -255,7 +256,7 @@ void ChromeTraceWriter::write_activities(std::string& buf, std::ostream& out,
             buf += ",\"device\":" + std::to_string(device);
         if (run_.lanes[a.lane].kind == LaneKind::GpuStream)
             buf += ",\"stream\":" + std::to_string(run_.lanes[a.lane].native_id);
-        if (a.kind == ActivityKind::Kernel) append_launch(buf, run_.launch_for(a.correlation));
+        if (a.kind == ActivityKind::Kernel) append_launch(buf, run_.launches.find(a.correlation));
         buf += "}}";
         flush(buf, out);
         if (progress && (i & 0xFFFF) == 0 && !progress(i, total)) throw trace::Cancelled();

@@ -33,9 +33,9 @@ void add_run_launches(const std::vector<KernelLaunch>& found, trace::RunData& ru
         l.shared_bytes = unsigned_of(k.shared_memory);
         l.registers_per_thread = static_cast<std::uint16_t>(
             std::min<std::uint32_t>(unsigned_of(k.registers_per_thread), 0xffff));
-        run.launches.push_back(l);
+        run.launches.add(l);
     }
-    if (std::size_t dropped = run.sort_launches(); dropped > 0)
+    if (std::size_t dropped = run.launches.finish(); dropped > 0)
         run.count_diagnostic("kineto_launch_unkeyed", trace::Severity::Info,
                              static_cast<double>(dropped),
                              "kernels with grid/block args but no correlation id of their own "

@@ -133,11 +133,11 @@ void NsysCudaReader::read_kernels() {
         a.name = strings_.intern(sqlite3_column_int64(s, 6));
         a.kind = ActivityKind::Kernel;
         push(a);
-        if (launches && a.correlation != 0) run_.launches.push_back(launch_at(s, 7, a.correlation));
+        if (launches && a.correlation != 0) run_.launches.add(launch_at(s, 7, a.correlation));
         progress_.row();
         return true;
     });
-    if (std::size_t dropped = run_.sort_launches(); dropped > 0)
+    if (std::size_t dropped = run_.launches.finish(); dropped > 0)
         run_.count_diagnostic("nsys_launch_repeated_correlation", trace::Severity::Info,
                               static_cast<double>(dropped),
                               "kernels sharing a correlation id with an earlier kernel: the "
