@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Saves the four tabs of the bundled sample run as docs/screenshots/*.png.
+# Saves the four tabs of the bundled sample run as docs/screenshots/*.png, and the
+# real H200 capture's timeline, heatmap and breakdown as docs/screenshots/h200/*.png.
 # Usage: docs/make_screenshots.sh [path/to/tokenscope]   (default: build/release/app/gui/tokenscope)
 set -euo pipefail
 
@@ -11,16 +12,26 @@ if [[ ! -x "$binary" ]]; then
     echo "make_screenshots.sh: $binary is not an executable; build the tokenscope target first" >&2
     exit 1
 fi
-mkdir -p "$out"
-# Offscreen needs no display; xvfb-run is the fallback where the plugin is missing.
-if QT_QPA_PLATFORM=offscreen "$binary" --screenshots "$out"; then
-    :
-elif command -v xvfb-run >/dev/null; then
-    xvfb-run -a "$binary" --screenshots "$out"
-else
-    exit 1
-fi
-for name in timeline heatmap breakdown compare; do
-    [[ -s "$out/$name.png" ]] || { echo "make_screenshots.sh: $out/$name.png missing" >&2; exit 1; }
-    echo "$out/$name.png: $(stat -c %s "$out/$name.png") bytes"
-done
+shoot() {  # shoot DIR [FILE]
+    mkdir -p "$1"
+    # Offscreen needs no display; xvfb-run is the fallback where the plugin is missing.
+    if QT_QPA_PLATFORM=offscreen "$binary" --screenshots "$@"; then
+        :
+    elif command -v xvfb-run >/dev/null; then
+        xvfb-run -a "$binary" --screenshots "$@"
+    else
+        exit 1
+    fi
+}
+check() {  # check DIR NAME...
+    local dir=$1
+    shift
+    for name in "$@"; do
+        [[ -s "$dir/$name.png" ]] || { echo "make_screenshots.sh: $dir/$name.png missing" >&2; exit 1; }
+        echo "$dir/$name.png: $(stat -c %s "$dir/$name.png") bytes"
+    done
+}
+shoot "$out"
+check "$out" timeline heatmap breakdown compare
+shoot "$out/h200" "$root/resources/h200-llama-1b.tokenscope"
+check "$out/h200" timeline heatmap breakdown
