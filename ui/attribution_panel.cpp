@@ -60,11 +60,18 @@ AttributionPanel::AttributionPanel(QWidget* parent)
         emit attributionReady();
     });
     connect(&verdict_watcher_, &QFutureWatcher<analysis::Verdict>::finished, this, [this] {
-        if (!run_.valid() || verdict_watcher_.future().resultCount() == 0) return;
+        // A stopped assessment returns an empty verdict: the next run's follows.
+        if (!run_.valid() || verdict_watcher_.future().resultCount() == 0 ||
+            verdict_watcher_.result().primary.empty())
+            return;
         showVerdictResult(verdict_watcher_.result());
         emit verdictReady();
     });
     setRun(OpenRun{});
+}
+
+AttributionPanel::~AttributionPanel() {
+    verdict_stop_.request_stop();
 }
 
 void AttributionPanel::setRun(const OpenRun& run) {
@@ -78,19 +85,28 @@ void AttributionPanel::setUnit(TimeUnit unit) {
     unit_ = unit;
     if (has_result_) showResult();
     if (run_.valid() && verdict_watcher_.isFinished() &&
-        verdict_watcher_.future().resultCount() > 0)
+        verdict_watcher_.future().resultCount() > 0 && !verdict_watcher_.result().primary.empty())
         showVerdictResult(verdict_watcher_.result());
 }
 
 void AttributionPanel::showVerdict() {
+    // The assessment of the run shown before is of no use any more: stop it.
+    verdict_stop_.request_stop();
+    verdict_stop_ = trace::StopSource{};
     if (!run_.valid()) {
         verdict_->setText(tr("No run open."));
         return;
     }
     verdict_->setText(tr("Assessing the run…"));
     auto data = run_.data;
-    verdict_watcher_.setFuture(
-        QtConcurrent::run([data] { return analysis::assess_run(*data).verdict; }));
+    const trace::StopToken stop = verdict_stop_.token();
+    verdict_watcher_.setFuture(QtConcurrent::run([data, stop] {
+        try {
+            return analysis::assess_run(*data, {}, {}, stop).verdict;
+        } catch (const trace::Cancelled&) {
+            return analysis::Verdict{};
+        }
+    }));
 }
 
 QString AttributionPanel::verdictText() const {

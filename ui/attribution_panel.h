@@ -7,6 +7,7 @@
 #include "analysis/verdict.h"
 #include "open_run.h"
 #include "time_format.h"
+#include "trace/stop_source.h"
 
 class QLabel;
 class QTableWidget;
@@ -20,6 +21,7 @@ class AttributionPanel : public QWidget {
     Q_OBJECT
   public:
     explicit AttributionPanel(QWidget* parent = nullptr);
+    ~AttributionPanel() override;
 
     void setRun(const OpenRun& run);
     void setUnit(TimeUnit unit);
@@ -50,6 +52,7 @@ class AttributionPanel : public QWidget {
     QLabel* details_;
     QFutureWatcher<analysis::StepAttribution> watcher_;
     QFutureWatcher<analysis::Verdict> verdict_watcher_;
+    trace::StopSource verdict_stop_;  // the live assessment's; a new run stops the old one
     analysis::StepAttribution result_;
     bool has_result_ = false;
     bool pending_ = false;  // a computation whose result should be shown

@@ -1,0 +1,49 @@
+// The attribution dock's verdict: computed off the GUI thread, replaced when the run
+// changes, and never overwritten by the assessment of a run no longer shown.
+#include <QSignalSpy>
+#include <QTest>
+
+#include "hand_run.h"
+#include "ui/attribution_panel.h"
+
+using namespace tokenscope;
+
+class AttributionPanelTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void showsTheVerdictWithItsRules() {
+        ui::AttributionPanel panel;
+        QSignalSpy ready(&panel, &ui::AttributionPanel::verdictReady);
+        panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        // The hand-made run is mixed (breakdown_tab_test works its numbers out).
+        QVERIFY2(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")),
+                 qPrintable(panel.verdictText()));
+        QVERIFY(panel.verdictText().contains(QStringLiteral("launch_delay_p95_ns")));
+    }
+
+    void aRunClosedMidAssessmentLeavesNoStaleVerdict() {
+        ui::AttributionPanel panel;
+        QSignalSpy ready(&panel, &ui::AttributionPanel::verdictReady);
+        panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
+        panel.setRun(ui::OpenRun{});  // stops the assessment just started
+        QCOMPARE(panel.verdictText(), QStringLiteral("No run open."));
+        QTest::qWait(300);  // long enough for the stopped job to end either way
+        QCOMPARE(ready.count(), 0);
+        QCOMPARE(panel.verdictText(), QStringLiteral("No run open."));
+    }
+
+    void theLastRunSetWins() {
+        ui::AttributionPanel panel;
+        QSignalSpy ready(&panel, &ui::AttributionPanel::verdictReady);
+        panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
+        panel.setRun(test::open_run(test::hand_run("b"), "/x/b.tokenscope"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
+        QTest::qWait(300);
+        QCOMPARE(ready.count(), 1);  // only the live run's assessment is shown
+        QVERIFY(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")));
+    }
+};
+
+QTEST_MAIN(AttributionPanelTest)
+#include "attribution_panel_test.moc"
