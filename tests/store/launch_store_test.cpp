@@ -3,34 +3,18 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <stdlib.h>
-
 #include <filesystem>
 #include <string>
 
 #include "store/store_error.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
+#include "store_test_util.h"
 
 namespace tokenscope::store {
 namespace {
 
-// Self-contained (no store_test_util.h): only what these tests need.
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "tslaunch-XXXXXX").string();
-        dir_ = mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir_, ec);
-    }
-    std::string file(const std::string& name) const { return (dir_ / name).string(); }
-
-  private:
-    std::filesystem::path dir_;
-};
+using test::TempDir;
 
 // A run of `n` kernels on one stream with correlations 1..n, and one step.
 trace::RunData sample_run(const std::string& name, std::uint32_t n) {
