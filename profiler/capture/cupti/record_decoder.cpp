@@ -116,15 +116,10 @@ trace::Activity make(ActivityKind kind, std::uint16_t lane, std::uint32_t name,
     return a;
 }
 
-// CUPTI keeps dimensions and shared memory as int32; a negative one never describes
-// a real launch, so it reads as 0 rather than as 4 billion.
 trace::KernelLaunch launch_of(const KernelRecord& r) {
-    auto u = [](std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0u; };
-    return {r.correlationId,
-            {u(r.gridX), u(r.gridY), u(r.gridZ)},
-            {u(r.blockX), u(r.blockY), u(r.blockZ)},
-            u(r.staticSharedMemory) + u(r.dynamicSharedMemory),
-            r.registersPerThread};
+    return trace::KernelLaunch::from_counts(r.correlationId, {r.gridX, r.gridY, r.gridZ},
+                                            {r.blockX, r.blockY, r.blockZ}, r.staticSharedMemory,
+                                            r.dynamicSharedMemory, r.registersPerThread);
 }
 
 }  // namespace

@@ -15,25 +15,14 @@ bool is_gpu_work(const trace::Activity& a) {
            a.kind == trace::ActivityKind::Memset;
 }
 
-std::uint32_t unsigned_of(std::int32_t v) {
-    return v > 0 ? static_cast<std::uint32_t>(v) : 0u;
-}
-
 // The run's launch table is keyed by correlation (flows may have supplied it), so
 // it is built once every kernel has its final correlation id.
 void add_run_launches(const std::vector<KernelLaunch>& found, trace::RunData& run) {
     run.launches.reserve(found.size());
     for (const auto& k : found) {
-        trace::KernelLaunch l;
-        l.correlation = run.activities[k.activity].correlation;
-        for (std::size_t i = 0; i < 3; ++i) {
-            l.grid[i] = unsigned_of(k.grid[i]);
-            l.block[i] = unsigned_of(k.block[i]);
-        }
-        l.shared_bytes = unsigned_of(k.shared_memory);
-        l.registers_per_thread = static_cast<std::uint16_t>(
-            std::min<std::uint32_t>(unsigned_of(k.registers_per_thread), 0xffff));
-        run.launches.add(l);
+        run.launches.add(trace::KernelLaunch::from_counts(
+            run.activities[k.activity].correlation, {k.grid[0], k.grid[1], k.grid[2]},
+            {k.block[0], k.block[1], k.block[2]}, k.shared_memory, 0, k.registers_per_thread));
     }
     if (std::size_t dropped = run.launches.finish(); dropped > 0)
         run.count_diagnostic("kineto_launch_unkeyed", trace::Severity::Info,

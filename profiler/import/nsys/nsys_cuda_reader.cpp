@@ -1,7 +1,5 @@
 #include "nsys_cuda_reader.h"
 
-#include <algorithm>
-
 #include "nsys_database.h"
 #include "nsys_lane_map.h"
 #include "nsys_progress.h"
@@ -30,22 +28,10 @@ std::string launch_columns(const NsysDatabase& db) {
     return cols;
 }
 
-std::uint32_t u32_at(sqlite3_stmt* s, int col) {
-    return static_cast<std::uint32_t>(
-        std::clamp<std::int64_t>(sqlite3_column_int64(s, col), 0, 0xffffffffLL));
-}
-
 trace::KernelLaunch launch_at(sqlite3_stmt* s, int first, std::uint32_t correlation) {
-    trace::KernelLaunch l;
-    l.correlation = correlation;
-    for (int i = 0; i < 3; ++i) {
-        l.grid[static_cast<std::size_t>(i)] = u32_at(s, first + i);
-        l.block[static_cast<std::size_t>(i)] = u32_at(s, first + 3 + i);
-    }
-    const std::uint64_t shared = std::uint64_t{u32_at(s, first + 6)} + u32_at(s, first + 7);
-    l.shared_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(shared, 0xffffffffu));
-    l.registers_per_thread = static_cast<std::uint16_t>(std::min(u32_at(s, first + 8), 0xffffu));
-    return l;
+    auto at = [&](int i) { return sqlite3_column_int64(s, first + i); };
+    return trace::KernelLaunch::from_counts(correlation, {at(0), at(1), at(2)},
+                                            {at(3), at(4), at(5)}, at(6), at(7), at(8));
 }
 
 }  // namespace
