@@ -7,6 +7,7 @@
 #include <string>
 
 #include "activity_factory.h"
+#include "batch_requests.h"
 
 namespace tokenscope::capture {
 namespace {
@@ -80,16 +81,7 @@ void CpuRunRecorder::add_steps(const kernels::cpu::IterationResult& result,
 }
 
 void CpuRunRecorder::end() {
-    for (std::int64_t r = 1; r <= decode_.batch; ++r) {
-        trace::Request req;
-        req.id = r;
-        req.arrival_ns = arrival_ns_;
-        req.first_token_ns = first_token_ns_;
-        req.done_ns = last_emission_ns_;
-        req.input_len = static_cast<std::int32_t>(decode_.prompt_len);
-        req.output_len = static_cast<std::int32_t>(decode_.new_tokens);
-        writer_.add_request(req);
-    }
+    add_batch_requests(writer_, decode_, arrival_ns_, first_token_ns_, last_emission_ns_);
     writer_.add_diagnostic(
         {"cpu_reference", trace::Severity::Info, 1.0,
          "measured on the CPU: the fp32 reference on one host thread; its kernels are host "

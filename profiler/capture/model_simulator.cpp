@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "activity_factory.h"
+#include "batch_requests.h"
 
 namespace tokenscope::capture {
 namespace {
@@ -148,17 +149,7 @@ void ModelSimulator::add_steps(const kernels::IterationPlan& plan, const Iterati
 }
 
 void ModelSimulator::add_requests() {
-    const auto& c = planner_.config();
-    for (std::int64_t r = 1; r <= c.batch; ++r) {
-        trace::Request req;
-        req.id = r;
-        req.arrival_ns = kRunStartNs;
-        req.first_token_ns = first_token_ns_;
-        req.done_ns = last_emission_ns_;
-        req.input_len = static_cast<std::int32_t>(c.prompt_len);
-        req.output_len = static_cast<std::int32_t>(c.new_tokens);
-        writer_.add_request(req);
-    }
+    add_batch_requests(writer_, planner_.config(), kRunStartNs, first_token_ns_, last_emission_ns_);
 }
 
 }  // namespace tokenscope::capture
