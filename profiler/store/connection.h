@@ -27,6 +27,18 @@ class Connection {
     long long query_int(const char* sql) const;
     // Rolls back an open transaction, ignoring errors: used while another error unwinds.
     void rollback() const noexcept;
+    // fn() inside BEGIN IMMEDIATE ... COMMIT, rolled back if it throws.
+    template <typename Fn>
+    void write_transaction(Fn&& fn) const {
+        exec("BEGIN IMMEDIATE");
+        try {
+            fn();
+            exec("COMMIT");
+        } catch (...) {
+            rollback();
+            throw;
+        }
+    }
     [[noreturn]] void fail(std::string_view what) const;
 
   private:

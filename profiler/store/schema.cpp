@@ -144,21 +144,15 @@ void stamp(const Connection& conn, int version) {
 }  // namespace
 
 void create_schema(const Connection& conn) {
-    conn.exec("BEGIN IMMEDIATE");
-    try {
+    conn.write_transaction([&] {
         conn.exec(kSchemaV2);
         conn.exec(kMigrate2To3);
         stamp(conn, kSchemaVersion);
-        conn.exec("COMMIT");
-    } catch (...) {
-        conn.rollback();
-        throw;
-    }
+    });
 }
 
 void migrate(const Connection& conn) {
-    conn.exec("BEGIN IMMEDIATE");
-    try {
+    conn.write_transaction([&] {
         // Re-read under the write lock: another process may have migrated meanwhile.
         int version = static_cast<int>(conn.query_int("PRAGMA user_version"));
         if (version == 1) {
@@ -170,11 +164,7 @@ void migrate(const Connection& conn) {
             version = 3;
         }
         stamp(conn, version);
-        conn.exec("COMMIT");
-    } catch (...) {
-        conn.rollback();
-        throw;
-    }
+    });
 }
 
 bool has_launch_table(const Connection& conn) {
