@@ -34,7 +34,8 @@ AttributionPanel::AttributionPanel(QWidget* parent)
       verdict_(make_label(this)),
       range_(make_label(this)),
       table_(new QTableWidget(static_cast<int>(analysis::kCategoryCount) + 1, 4, this)),
-      details_(make_label(this)) {
+      details_(make_label(this)),
+      verdict_query_(new BackgroundQuery(this)) {
     table_->setHorizontalHeaderLabels({tr("Category"), tr("Time"), tr("Share"), tr("Hidden")});
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -59,19 +60,7 @@ AttributionPanel::AttributionPanel(QWidget* parent)
         showResult();
         emit attributionReady();
     });
-    connect(&verdict_watcher_, &QFutureWatcher<analysis::Verdict>::finished, this, [this] {
-        // A stopped assessment returns an empty verdict: the next run's follows.
-        if (!run_.valid() || verdict_watcher_.future().resultCount() == 0 ||
-            verdict_watcher_.result().primary.empty())
-            return;
-        showVerdictResult(verdict_watcher_.result());
-        emit verdictReady();
-    });
     setRun(OpenRun{});
-}
-
-AttributionPanel::~AttributionPanel() {
-    verdict_stop_.request_stop();
 }
 
 void AttributionPanel::setRun(const OpenRun& run) {
@@ -84,29 +73,29 @@ void AttributionPanel::setRun(const OpenRun& run) {
 void AttributionPanel::setUnit(TimeUnit unit) {
     unit_ = unit;
     if (has_result_) showResult();
-    if (run_.valid() && verdict_watcher_.isFinished() &&
-        verdict_watcher_.future().resultCount() > 0 && !verdict_watcher_.result().primary.empty())
-        showVerdictResult(verdict_watcher_.result());
+    if (run_.valid() && verdict_result_) showVerdictResult(*verdict_result_);
 }
 
 void AttributionPanel::showVerdict() {
-    // The assessment of the run shown before is of no use any more: stop it.
-    verdict_stop_.request_stop();
-    verdict_stop_ = trace::StopSource{};
+    verdict_result_.reset();
     if (!run_.valid()) {
+        verdict_query_->clear();  // stops the assessment of the run shown before
         verdict_->setText(tr("No run open."));
         return;
     }
     verdict_->setText(tr("Assessing the run…"));
-    auto data = run_.data;
-    const trace::StopToken stop = verdict_stop_.token();
-    verdict_watcher_.setFuture(QtConcurrent::run([data, stop] {
-        try {
+    auto data = run_.data;  // shared: the run stays alive while the job reads it
+    // A newer run's assessment supersedes and stops this one.
+    verdict_query_->run(
+        tr("Assessing the run…"),
+        [data](const trace::StopToken& stop) {
             return analysis::assess_run(*data, {}, {}, stop).verdict;
-        } catch (const trace::Cancelled&) {
-            return analysis::Verdict{};
-        }
-    }));
+        },
+        [this](const analysis::Verdict& v) {
+            verdict_result_ = v;
+            showVerdictResult(v);
+            emit verdictReady();
+        });
 }
 
 QString AttributionPanel::verdictText() const {

@@ -2,12 +2,13 @@
 
 #include <QFutureWatcher>
 #include <QWidget>
+#include <optional>
 
 #include "analysis/attribution.h"
 #include "analysis/verdict.h"
+#include "background_query.h"
 #include "open_run.h"
 #include "time_format.h"
-#include "trace/stop_source.h"
 
 class QLabel;
 class QTableWidget;
@@ -21,7 +22,6 @@ class AttributionPanel : public QWidget {
     Q_OBJECT
   public:
     explicit AttributionPanel(QWidget* parent = nullptr);
-    ~AttributionPanel() override;
 
     void setRun(const OpenRun& run);
     void setUnit(TimeUnit unit);
@@ -51,8 +51,8 @@ class AttributionPanel : public QWidget {
     QTableWidget* table_;
     QLabel* details_;
     QFutureWatcher<analysis::StepAttribution> watcher_;
-    QFutureWatcher<analysis::Verdict> verdict_watcher_;
-    trace::StopSource verdict_stop_;  // the live assessment's; a new run stops the old one
+    BackgroundQuery* verdict_query_;
+    std::optional<analysis::Verdict> verdict_result_;  // the shown run's, once assessed
     analysis::StepAttribution result_;
     bool has_result_ = false;
     bool pending_ = false;  // a computation whose result should be shown
