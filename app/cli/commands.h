@@ -16,6 +16,7 @@ int cmd_diff(const std::vector<std::string>& args);
 int cmd_import(const std::vector<std::string>& args);
 int cmd_export(const std::vector<std::string>& args);
 int cmd_capture(const std::vector<std::string>& args);
+int cmd_fleet(const std::vector<std::string>& args);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;

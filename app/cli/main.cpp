@@ -35,6 +35,7 @@ const std::map<std::string, Entry>& commands() {
         {"import", {cmd_import, "import foreign traces into a .tokenscope file"}},
         {"export", {cmd_export, "export a run as Chrome trace JSON (Perfetto)"}},
         {"capture", {cmd_capture, "trace any CUDA program into a run (needs a GPU)"}},
+        {"fleet", {cmd_fleet, "P95 heatmap, SLA calibration and alert rules from Prometheus"}},
     };
     return table;
 }
