@@ -16,6 +16,8 @@ int cmd_diff(const std::vector<std::string>& args);
 int cmd_import(const std::vector<std::string>& args);
 int cmd_export(const std::vector<std::string>& args);
 int cmd_capture(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args);
+int cmd_sweep_report(const std::vector<std::string>& args);
 int cmd_fleet(const std::vector<std::string>& args);
 
 inline constexpr int kExitOk = 0;

@@ -35,6 +35,9 @@ const std::map<std::string, Entry>& commands() {
         {"import", {cmd_import, "import foreign traces into a .tokenscope file"}},
         {"export", {cmd_export, "export a run as Chrome trace JSON (Perfetto)"}},
         {"capture", {cmd_capture, "trace any CUDA program into a run (needs a GPU)"}},
+        {"sweep", {cmd_sweep, "runs over a grid of workload and serving parameters, with repeats"}},
+        {"sweep-report",
+         {cmd_sweep_report, "SLA attainment, Pareto frontier, fit and knee of a sweep"}},
         {"fleet", {cmd_fleet, "P95 heatmap, SLA calibration and alert rules from Prometheus"}},
     };
     return table;
@@ -43,7 +46,8 @@ const std::map<std::string, Entry>& commands() {
 void usage(std::ostream& out) {
     out << "usage: tokenscope-cli COMMAND FILE... [options]\n\ncommands:\n";
     for (const auto& [name, e] : commands())
-        out << "  " << name << std::string(12 - name.size(), ' ') << e.summary << '\n';
+        out << "  " << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ')
+            << e.summary << '\n';
     out << "\n'tokenscope-cli COMMAND --help' describes each command.\n"
            "exit status: 0 ok, 1 bad input or usage, 2 internal error, 3 no GPU or driver,\n"
            "130 cancelled (Ctrl-C)\n";
