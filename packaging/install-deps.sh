@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git
-    libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev
+    libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libgsl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqt6svg6 libqcustomplot-dev
     libgl-dev xvfb xauth

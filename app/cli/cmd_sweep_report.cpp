@@ -1,14 +1,55 @@
+#include <iostream>
+#include <stdexcept>
+
 #include "arg_parser.h"
+#include "capture/sweep_point.h"
 #include "commands.h"
 #include "run_loader.h"
+#include "sweep_report.h"
 
 namespace tokenscope::cli {
+namespace {
 
-// Placeholder while the sweep engine lands (issue 10); keeps the command table stable.
+std::optional<std::int64_t> bound(const ArgParser& p, const std::string& name) {
+    if (!p.has(name)) return std::nullopt;
+    try {
+        return capture::parse_duration_ns(p.get(name));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{"sweep-report: --" + name + ": " + e.what()};
+    }
+}
+
+}  // namespace
+
 int cmd_sweep_report(const std::vector<std::string>& args) {
-    ArgParser p("sweep-report", "[options]", "Not available yet in this build (issue 10).");
+    ArgParser p("sweep-report", "FILE [options] | RESULT.json... [options]",
+                "SLA attainment (goodput: the fraction of requests with TTFT and TPOT within the "
+                "bounds, failed requests missing), each point's median and spread over its "
+                "repeats, the Pareto frontier, the power-law fit y = a*x^b + c with R^2 and the "
+                "Kneedle knee of a sweep in FILE; or the same over a set of serving-benchmark "
+                "result files (vLLM bench serve JSON), one point per file.");
+    p.option("sla-ttft", "T", "TTFT bound, e.g. 200ms (default: none)");
+    p.option("sla-tpot", "T", "TPOT bound, e.g. 50ms (default: none)");
+    p.option("sweep", "ID", "which sweep of FILE (default: the last)", "0");
+    p.option("x", "NAME", "x of the curve: a parameter or figure (default: the load axis)");
+    p.option("y", "FIGURE", "y of the curve: ttft_p99, tpot_p50, e2e_p90, ...", "ttft_p99");
+    p.flag("json", "JSON output (times in ns)");
+    p.flag("csv", "the point table as CSV, with spreads");
     if (!parse_or_help(p, args)) return kExitOk;
-    throw UsageError{"sweep-report: not available yet in this build"};
+    SweepReport r;
+    r.input = load_sweep_input(p.positionals(), p.get_int("sweep"));
+    r.sla.ttft_ns = bound(p, "sla-ttft");
+    r.sla.tpot_ns = bound(p, "sla-tpot");
+    r.points = analysis::summarize_sweep(r.input.points, r.sla);
+    const std::string x = p.has("x") ? p.get("x") : default_x(r);
+    r.curve = analysis::sweep_curve(r.points, x, p.get("y"));
+    if (p.has("json"))
+        std::cout << sweep_json(r).dump(2) << '\n';
+    else if (p.has("csv"))
+        print_sweep_csv(std::cout, r);
+    else
+        print_sweep_text(std::cout, r);
+    return kExitOk;
 }
 
 }  // namespace tokenscope::cli

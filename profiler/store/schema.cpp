@@ -129,6 +129,26 @@ CREATE TABLE kernel_launch (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 3 -> 4: sweeps (DESIGN.md section 12). A sweep names its grid and options;
+// each counted run of a point is one sweep_point row. Files without sweeps keep both
+// tables empty.
+constexpr const char* kMigrate3To4 = R"sql(
+CREATE TABLE sweep (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_ns INTEGER NOT NULL,
+    spec_json TEXT NOT NULL
+);
+CREATE TABLE sweep_point (
+    sweep_id INTEGER NOT NULL,
+    point INTEGER NOT NULL,
+    repeat INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    params_json TEXT NOT NULL,
+    PRIMARY KEY (sweep_id, point, repeat)
+) WITHOUT ROWID;
+)sql";
+
 std::string hex(long long v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v) & 0xffffffffULL);
@@ -147,6 +167,7 @@ void create_schema(const Connection& conn) {
     conn.write_transaction([&] {
         conn.exec(kSchemaV2);
         conn.exec(kMigrate2To3);
+        conn.exec(kMigrate3To4);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -163,8 +184,18 @@ void migrate(const Connection& conn) {
             conn.exec(kMigrate2To3);
             version = 3;
         }
+        if (version == 3) {
+            conn.exec(kMigrate3To4);
+            version = 4;
+        }
         stamp(conn, version);
     });
+}
+
+bool has_sweep_tables(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'sweep_point'") > 0;
 }
 
 bool has_launch_table(const Connection& conn) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "store/store_error.h"
+#include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
@@ -67,7 +68,9 @@ std::string make_version2_file(const TempDir& dir, trace::RunData& run) {
     std::string path = dir.file("v2.tokenscope");
     run.info.id = StoreWriter(path).write_run(run);
     run.info.complete = true;
-    run_sql(path, "DROP TABLE kernel_launch; PRAGMA user_version = 2;");
+    run_sql(path,
+            "DROP TABLE kernel_launch; DROP TABLE sweep; DROP TABLE sweep_point; "
+            "PRAGMA user_version = 2;");
     return path;
 }
 
@@ -124,7 +127,7 @@ TEST(StoreLaunches, Version2FileMigratesToVersion3AndTakesNewLaunches) {
     ASSERT_EQ(query_int(path, "PRAGMA user_version"), 2);
     {
         StoreReader reader(path);
-        EXPECT_EQ(reader.schema_version(), 3);
+        EXPECT_EQ(reader.schema_version(), kSchemaVersion);
         EXPECT_TRUE(reader.has_launches());
         trace::RunData got = reader.load_run(old.info.id);
         EXPECT_EQ(got.info, old.info);
@@ -132,7 +135,7 @@ TEST(StoreLaunches, Version2FileMigratesToVersion3AndTakesNewLaunches) {
         EXPECT_EQ(got.steps, old.steps);
         EXPECT_TRUE(got.launches.empty());
     }
-    EXPECT_EQ(query_int(path, "PRAGMA user_version"), 3);
+    EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
     EXPECT_EQ(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'kernel_launch'"),
               1);
     trace::RunData fresh = sample_run("fresh", 5);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "store/schema.h"
 #include "store/store_reader.h"
 #include "store_test_util.h"
 
@@ -66,7 +67,7 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     sqlite3_close(db);
 
     StoreReader reader(path);
-    EXPECT_EQ(reader.schema_version(), 3);
+    EXPECT_EQ(reader.schema_version(), kSchemaVersion);
     trace::RunData run = reader.load_run(3);
     EXPECT_EQ(run.info.name, "old run");
     EXPECT_EQ(run.info.gpu.sm_count, 108);
@@ -94,7 +95,7 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     sqlite3_stmt* st = nullptr;
     sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
     ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-    EXPECT_EQ(sqlite3_column_int(st, 0), 3);
+    EXPECT_EQ(sqlite3_column_int(st, 0), kSchemaVersion);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
@@ -48,7 +49,7 @@ TEST(StoreRoundTrip, SeveralRunsInOneFileKeepEveryField) {
     }
     EXPECT_NE(id_a, id_b);
     StoreReader reader(path);
-    EXPECT_EQ(reader.schema_version(), 3);
+    EXPECT_EQ(reader.schema_version(), kSchemaVersion);
     // write_run stores a whole run, so it comes back complete with its store id.
     a.info.id = id_a;
     a.info.complete = true;
