@@ -54,6 +54,7 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     rows_->addItem(tr("Requests in flight"), int(HeatmapRows::Concurrency));
     rows_->addItem(tr("Kernel (top N)"), int(HeatmapRows::Kernel));
     rows_->addItem(tr("Lane"), int(HeatmapRows::Lane));
+    rows_->addItem(tr("Batch composition"), int(HeatmapRows::Batch));
     window_->setRange(1, 1'000'000);
     for (const auto& [name, per] : kUnits) window_unit_->addItem(QString::fromLatin1(name), per);
     top_n_->setRange(1, 500);

@@ -35,6 +35,8 @@ QString rows_label(analysis::HeatmapRows rows) {
             return QStringLiteral("lane");
         case analysis::HeatmapRows::Concurrency:
             return QStringLiteral("requests in flight");
+        case analysis::HeatmapRows::Batch:
+            return QStringLiteral("batch");
     }
     return {};
 }

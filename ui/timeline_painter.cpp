@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/batch_label.h"
 #include "category_colors.h"
 #include "span_folder.h"
 #include "time_format.h"
@@ -184,10 +185,12 @@ void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const
         p.fillRect(rect, fill);
         if (rect.width() > 30) {
             p.setPen(CategoryColors::text_on(fill));
-            const QString text =
-                st.phase == trace::Phase::Iteration
-                    ? QStringLiteral("step %1").arg(st.index)
-                    : QStringLiteral("req %1 · token %2").arg(st.request).arg(st.index);
+            QString text = st.is_iteration()
+                               ? QStringLiteral("step %1").arg(st.index)
+                               : QStringLiteral("req %1 · token %2").arg(st.request).arg(st.index);
+            if (st.batch.known())
+                text += QStringLiteral(" · ") +
+                        QString::fromStdString(analysis::describe_batch(st.batch));
             p.drawText(rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter,
                        fm.elidedText(text, Qt::ElideRight, static_cast<int>(rect.width()) - 4));
         }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/batch_label.h"
 #include "analysis/classifier.h"
 #include "launch_format.h"
 #include "time_format.h"
@@ -286,11 +287,19 @@ void TimelineView::clickAt(QPoint pos) {
         if (a.end_ns > a.start_ns) selectRange(a.start_ns, a.end_ns);
     } else if (const int s = stepAt(pos); s >= 0) {
         const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
-        emit detailsChanged(QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
-                                .arg(st.request)
-                                .arg(st.index)
-                                .arg(view_of(trace::to_string(st.phase)))
-                                .arg(TimeFormat::duration(st.duration_ns(), scene_.unit)));
+        const QString duration = TimeFormat::duration(st.duration_ns(), scene_.unit);
+        if (st.batch.known())  // an engine iteration: its batch from the marker
+            emit detailsChanged(QStringLiteral("<b>iteration</b> %1 (%2): %3<br>duration %4")
+                                    .arg(st.index)
+                                    .arg(view_of(trace::to_string(st.phase)))
+                                    .arg(QString::fromStdString(analysis::describe_batch(st.batch)))
+                                    .arg(duration));
+        else
+            emit detailsChanged(QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
+                                    .arg(st.request)
+                                    .arg(st.index)
+                                    .arg(view_of(trace::to_string(st.phase)))
+                                    .arg(duration));
         selectRange(st.start_ns, st.end_ns);
     } else if (scene_.has_selection) {
         clearSelection();

@@ -1,5 +1,6 @@
 #include "breakdown_report.h"
 
+#include "analysis/batch_label.h"
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
@@ -95,7 +96,7 @@ void print_breakdown(std::ostream& out, const LoadedRun& run, const Breakdown& b
 void print_step_rows(std::ostream& out, const LoadedRun& run, const Breakdown& b, bool csv) {
     std::vector<std::string> header = {"request", "index", "phase", "start ms", "duration ms"};
     for (auto c : kCategories) header.push_back(std::string(to_string(c)) + " ms");
-    header.insert(header.end(), {"floor ms", "above floor ms"});
+    header.insert(header.end(), {"floor ms", "above floor ms", "batch"});
     TextTable t(header);
     const auto& steps = run.data.steps;
     for (std::size_t i = 0; i < steps.size() && i < b.steps.size(); ++i) {
@@ -107,6 +108,7 @@ void print_step_rows(std::ostream& out, const LoadedRun& run, const Breakdown& b
             row.push_back(format_ms(double(b.steps[i].assigned[static_cast<std::size_t>(c)])));
         row.push_back(s.floor_ns > 0 ? format_ms(double(s.floor_ns)) : "");
         row.push_back(s.floor_ns > 0 ? format_ms(double(s.duration_ns() - s.floor_ns)) : "");
+        row.push_back(analysis::describe_batch(s.batch));
         t.add_row(row);
     }
     t.print(out, csv);
@@ -159,15 +161,23 @@ nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool wit
     if (with_steps) {
         nlohmann::json rows = nlohmann::json::array();
         const auto& steps = run.data.steps;
-        for (std::size_t i = 0; i < steps.size() && i < b.steps.size(); ++i)
-            rows.push_back({{"request", steps[i].request},
-                            {"index", steps[i].index},
-                            {"phase", to_string(steps[i].phase)},
-                            {"start_ns", steps[i].start_ns},
-                            {"end_ns", steps[i].end_ns},
-                            {"floor_ns", steps[i].floor_ns},
-                            {"assigned_ns", to_json(b.steps[i].assigned)},
-                            {"hidden_ns", to_json(b.steps[i].hidden)}});
+        for (std::size_t i = 0; i < steps.size() && i < b.steps.size(); ++i) {
+            nlohmann::json row = {{"request", steps[i].request},
+                                  {"index", steps[i].index},
+                                  {"phase", to_string(steps[i].phase)},
+                                  {"start_ns", steps[i].start_ns},
+                                  {"end_ns", steps[i].end_ns},
+                                  {"floor_ns", steps[i].floor_ns},
+                                  {"assigned_ns", to_json(b.steps[i].assigned)},
+                                  {"hidden_ns", to_json(b.steps[i].hidden)}};
+            // An engine iteration's batch from its marker; -1 where the marker is silent.
+            if (const auto& c = steps[i].batch; c.known())
+                row["batch"] = {{"prefill_requests", c.prefill_requests},
+                                {"prefill_tokens", c.prefill_tokens},
+                                {"decode_requests", c.decode_requests},
+                                {"decode_tokens", c.decode_tokens}};
+            rows.push_back(row);
+        }
         out["step_rows"] = rows;
     }
     return out;

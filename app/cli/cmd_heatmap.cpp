@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/heatmap_csv.h"
+#include "analysis/kernel_name.h"
 #include "arg_parser.h"
 #include "commands.h"
 #include "format.h"
@@ -62,7 +63,10 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     header.insert(header.end(), {"SLA", "flag"});
     TextTable t(header);
     for (std::size_t r = 0; r < map.row_count(); ++r) {
-        std::vector<std::string> row = {short_label(map.row_labels[r])};
+        const bool kernel = map.spec.rows == analysis::HeatmapRows::Kernel;
+        const std::string& label = map.row_labels[r];
+        std::vector<std::string> row = {
+            short_label(kernel ? analysis::short_kernel_name(label) : label)};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
             row.push_back(cell.p95 ? format_ms(*cell.p95) : "");

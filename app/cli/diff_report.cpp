@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analysis/kernel_name.h"
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
@@ -33,7 +34,9 @@ void print_names(std::ostream& out, const std::vector<analysis::NameDiff>& names
                  "mean delta us", "p95 delta us"});
     for (std::size_t i = 0; i < names.size() && (csv || i < top); ++i) {
         const auto& n = names[i];
-        t.add_row({n.name + (n.in_a ? "" : " [B only]") + (n.in_b ? "" : " [A only]"),
+        // The text table shows the short name; CSV (and JSON) keep the full one.
+        const std::string name = csv ? n.name : analysis::short_kernel_name(n.name);
+        t.add_row({name + (n.in_a ? "" : " [B only]") + (n.in_b ? "" : " [A only]"),
                    std::to_string(n.a.count), std::to_string(n.b.count),
                    format_ms(double(n.a.total_ns)), format_ms(double(n.b.total_ns)),
                    format_ms(double(n.total_delta_ns)), format_double(n.mean_delta_ns / 1e3, 2),

@@ -18,9 +18,19 @@ namespace tokenscope::analysis {
 //   Position - token-position buckets ascending;
 //   Lane     - by lane index;
 //   Concurrency - requests in flight at the sample's time, power-of-two buckets
-//                 (0, 1, 2, 3-4, 5-8, ...), ascending: latency against load.
+//                 (0, 1, 2, 3-4, 5-8, ...), ascending: latency against load;
+//   Batch    - an engine iteration's batch composition (batch_label.h: "decode 32
+//              req", "prefill 1 req", "mixed"): which iteration shapes are slow.
 // Kernel and Lane rows need metric KernelDuration; the others need a step metric.
-enum class HeatmapRows : std::uint8_t { Kernel, Request, Phase, Position, Lane, Concurrency };
+enum class HeatmapRows : std::uint8_t {
+    Kernel,
+    Request,
+    Phase,
+    Position,
+    Lane,
+    Concurrency,
+    Batch
+};
 
 // Sample value and the time that places it in a column:
 //   StepLatency    - step duration, at the step's end (emission);

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "batch_label.h"
+
 namespace tokenscope::analysis {
 namespace {
 
@@ -184,8 +186,10 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
     const auto& steps = run_.steps;
     const InFlight in_flight(spec.rows == HeatmapRows::Concurrency ? run_.requests
                                                                    : std::vector<trace::Request>{});
-    auto key_of = [&](std::int64_t request, Phase phase, std::int64_t pos,
-                      std::int64_t time) -> std::int64_t {
+    const trace::BatchComposition no_batch;
+    auto key_of = [&](std::int64_t request, Phase phase, std::int64_t pos, std::int64_t time,
+                      const trace::BatchComposition& batch) -> std::int64_t {
+        if (spec.rows == HeatmapRows::Batch) return batch_row_key(batch);
         if (spec.rows == HeatmapRows::Request) return request;
         if (spec.rows == HeatmapRows::Phase) return static_cast<std::int64_t>(phase);
         if (spec.rows == HeatmapRows::Concurrency) return concurrency_bucket(in_flight.at(time));
@@ -199,7 +203,7 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         for (std::size_t i = spec.warmup; i < reqs.size(); ++i) {
             const trace::Request& r = *reqs[i];
             if (r.failed) continue;
-            add_keyed(key_of(r.id, Phase::Prefill, 0, r.first_token_ns), r.first_token_ns,
+            add_keyed(key_of(r.id, Phase::Prefill, 0, r.first_token_ns, no_batch), r.first_token_ns,
                       double(r.first_token_ns - r.arrival_ns));
         }
         return;
@@ -211,7 +215,7 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         trace::for_index_stoppable(steps.size(), stop_, [&](std::size_t i) {
             const trace::Step& s = steps[i];
             if (!warm[i])
-                add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
+                add_keyed(key_of(s.request, s.phase, s.index, s.end_ns, s.batch), s.end_ns,
                           double(s.duration_ns()));
         });
         return;
@@ -222,7 +226,7 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         const trace::Step& prev = steps[order[i - 1]];
         const trace::Step& s = steps[order[i]];
         if (prev.request != s.request || warm[order[i]]) return;
-        add_keyed(key_of(s.request, s.phase, s.index, s.end_ns), s.end_ns,
+        add_keyed(key_of(s.request, s.phase, s.index, s.end_ns, s.batch), s.end_ns,
                   double(s.end_ns - prev.end_ns));
     });
 }
@@ -239,6 +243,8 @@ void HeatmapSamples::assign_keyed_rows(const HeatmapSpec& spec) {
             labels_.emplace_back(trace::to_string(static_cast<Phase>(key)));
         else if (spec.rows == HeatmapRows::Concurrency)
             labels_.push_back(concurrency_label(key));
+        else if (spec.rows == HeatmapRows::Batch)
+            labels_.push_back(batch_row_label(key));
         else
             labels_.push_back(position_label(key, spec));
     }

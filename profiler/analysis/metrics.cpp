@@ -73,9 +73,9 @@ void measure_steps(const trace::RunData& run, const MetricsOptions& options,
         bool same_request = i > 0 && steps[i - 1]->request == s.request;
         position = same_request ? position + 1 : 0;
         if (position < options.warmup_steps) continue;
-        if (s.phase != trace::Phase::Iteration && pass.excluded.count(s.request)) continue;
+        if (!s.is_iteration() && pass.excluded.count(s.request)) continue;
         m.step_ns.push_back(static_cast<double>(s.duration_ns()));
-        if (same_request && s.phase != trace::Phase::Iteration)
+        if (same_request && !s.is_iteration())
             m.itl_ns.push_back(static_cast<double>(s.end_ns - steps[i - 1]->end_ns));
     }
     m.steps = static_cast<std::int64_t>(m.step_ns.size());

@@ -12,8 +12,9 @@ namespace tokenscope::import {
 
 struct ImportOptions {
     // Steps come from ranges whose name matches this ECMAScript regex (NVTX
-    // ranges, user annotations); ProfilerStep#N is always recognised in Kineto.
-    std::string step_pattern = "^(ProfilerStep#\\d+|step[ _#]?\\d+|decode.*|iteration.*)$";
+    // ranges, user annotations); empty: the iteration presets of step_presets.h,
+    // the first that matches (vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, generic).
+    std::string step_pattern;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -252,3 +252,42 @@ TEST(Verdict, SummaryPhasesAndFloorFromARun) {
     EXPECT_DOUBLE_EQ(r.floor.ratio.min, 1.25);
     EXPECT_EQ(r.verdict.primary, "mixed");  // GPU share 37.5%
 }
+
+TEST(Verdict, GraphLaunchKernelsAfterTheFirstHaveNoLaunchDelay) {
+    // 20 cudaGraphLaunch calls, 1 ms apart, each launching 10 kernels of 90 us on one
+    // correlation; each graph's first kernel starts 4 us after its call, the others
+    // right behind their predecessor. Measured from the call, the tenth kernel would
+    // read 4 us + 9 * 90 us. Delays: 20 x 4000 and 180 x 0; P95 rank 0.95 * 199 =
+    // 189.05 falls among the 4000s (sorted positions 180..199) -> 4000 ns.
+    trace::RunData run;
+    for (std::uint32_t g = 0; g < 20; ++g) {
+        const std::int64_t call = g * 1'000'000LL;
+        auto api = act(0, ActivityKind::Api, call, call + 3'000);
+        api.correlation = 100 + g;
+        run.activities.push_back(api);
+        for (int n = 0; n < 10; ++n) {
+            const std::int64_t start = call + 4'000 + n * 90'000LL;
+            auto k = act(1, ActivityKind::Kernel, start, start + 90'000);
+            k.correlation = 100 + g;
+            run.activities.push_back(k);
+        }
+    }
+    auto r = assess_run(run, std::vector<StepAttribution>{});
+    EXPECT_DOUBLE_EQ(rule(r, "launch_delay_p95_ns").value, 4000.0);
+    EXPECT_FALSE(rule(r, "launch_delay_p95_ns").fired);
+
+    // A graph whose first kernel waits 6 ms for the host still reads CPU-bound.
+    trace::RunData late;
+    auto api = act(0, ActivityKind::Api, 0, 3'000);
+    api.correlation = 1;
+    late.activities.push_back(api);
+    for (int n = 0; n < 2; ++n) {
+        auto k = act(1, ActivityKind::Kernel, 6'000'000 + n * 10, 6'000'010 + n * 10);
+        k.correlation = 1;
+        late.activities.push_back(k);
+    }
+    // Delays [6e6, 0]: P95 rank 0.95 -> 0 + 0.95 * 6e6 = 5.7e6.
+    EXPECT_NEAR(
+        rule(assess_run(late, std::vector<StepAttribution>{}), "launch_delay_p95_ns").value,
+        5.7e6, 1e-3);
+}

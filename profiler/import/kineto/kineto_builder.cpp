@@ -31,23 +31,6 @@ std::optional<std::int32_t> device_of(std::int64_t d) {
     return static_cast<std::int32_t>(d);
 }
 
-// "ProfilerStep#12" -> 12.
-std::optional<std::int32_t> profiler_step(std::string_view name) {
-    constexpr std::string_view kPrefix = "ProfilerStep#";
-    if (!name.starts_with(kPrefix)) return std::nullopt;
-    auto v = integer_text(name.substr(kPrefix.size()));
-    if (!v || *v < 0 || *v > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
-    return static_cast<std::int32_t>(*v);
-}
-
-std::optional<std::int32_t> trailing_number(std::string_view name) {
-    std::size_t i = name.size();
-    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') --i;
-    if (i == name.size() || name.size() - i > 9) return std::nullopt;
-    auto v = integer_text(name.substr(i));
-    return v ? std::optional<std::int32_t>(static_cast<std::int32_t>(*v)) : std::nullopt;
-}
-
 }  // namespace
 
 Category category_of(std::string_view cat) {
@@ -77,7 +60,7 @@ Category category_of(std::string_view cat) {
 }
 
 KinetoBuilder::KinetoBuilder(const std::string& step_pattern)
-    : step_regex_(step_pattern, std::regex::ECMAScript | std::regex::optimize) {
+    : steps_(step_pattern) {
     run_.info.source = trace::Source::Kineto;
     run_.info.clock = trace::ClockDomain::SourceFile;
 }
@@ -229,23 +212,13 @@ void KinetoBuilder::complete(const Span& s, const KinetoEvent* args) {
         maybe_step(s.name, s.start, s.end, cls == LaneClass::Annotation);
 }
 
-// ProfilerStep#N always frames a step; other host annotations do when their
-// name matches the step pattern (numbered by their trailing digits, else in order).
+// Host annotations (record_function) may frame steps, and so may ProfilerStep#N
+// written as a cpu_op by older Kineto; which do is decided in finish(), once the
+// first matching preset is known.
 void KinetoBuilder::maybe_step(std::uint32_t name, std::int64_t start, std::int64_t end,
                                bool annotation) {
-    auto [it, inserted] = step_names_.try_emplace(name);
-    if (inserted) {
-        std::string_view text = run_.strings.str(name);
-        if (auto n = profiler_step(text)) {
-            it->second = *n;
-        } else if (annotation && std::regex_search(text.begin(), text.end(), step_regex_)) {
-            it->second = trailing_number(text).value_or(-1);
-        }
-    }
-    if (!it->second) return;
-    if (!annotation && !profiler_step(run_.strings.str(name))) return;
-    std::int32_t index = *it->second >= 0 ? *it->second : pattern_steps_++;
-    run_.steps.push_back(trace::Step{0, index, trace::Phase::Iteration, start, end, 0});
+    if (annotation || run_.strings.str(name).starts_with("ProfilerStep#"))
+        step_candidates_.push_back({name, start, end});
 }
 
 void KinetoBuilder::begin_end(const KinetoEvent& e, std::int64_t pid, std::int64_t tid,

@@ -3,13 +3,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "device_table.h"
+#include "import/step_presets.h"
 #include "kernel_launch.h"
 #include "lane_registry.h"
 #include "trace/run_data.h"
@@ -38,6 +38,7 @@ Category category_of(std::string_view cat);
 // baseTimeNanoseconds, which Kineto may write after the events.
 class KinetoBuilder : public TraceHandler {
   public:
+    // Empty pattern: the iteration presets. Throws std::regex_error for a bad one.
     explicit KinetoBuilder(const std::string& step_pattern);
 
     void on_event(const KinetoEvent& e) override;
@@ -81,9 +82,8 @@ class KinetoBuilder : public TraceHandler {
     trace::RunData run_;
     LaneRegistry lanes_;
     DeviceTable devices_;
-    std::regex step_regex_;
-    std::unordered_map<std::uint32_t, std::optional<std::int32_t>> step_names_;
-    std::int32_t pattern_steps_ = 0;
+    StepSelector steps_;
+    std::vector<StepCandidate> step_candidates_;
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Open>> open_;
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> external_ids_;  // parallel to run_.activities

@@ -134,6 +134,7 @@ void KinetoBuilder::shift_times(std::int64_t base) {
 trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     close_open_ranges();
     link_flows();
+    run_.steps = steps_.select(step_candidates_, run_);
     add_run_launches(launches_, run_);
     shift_times(base_time_ns_);
     std::vector<std::uint16_t> remap = lanes_.finish(run_);

@@ -14,17 +14,9 @@ namespace {
 
 constexpr const char* kNvtx = "NVTX_EVENTS";
 
-// "ProfilerStep#12" -> 12; -1 when the name does not end in a number.
-std::int64_t trailing_number(std::string_view name) {
-    std::size_t i = name.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))) --i;
-    if (i == name.size() || name.size() - i > 9) return -1;
-    return std::stoll(std::string(name.substr(i)));
-}
-
-std::regex compile(const std::string& path, const std::string& pattern) {
+StepSelector compile(const std::string& path, const std::string& pattern) {
     try {
-        return std::regex(pattern, std::regex::ECMAScript);
+        return StepSelector(pattern);
     } catch (const std::regex_error& e) {
         throw ImportError(path, "invalid step pattern '" + pattern + "' (" + e.what() + ")");
     }
@@ -40,17 +32,7 @@ NsysNvtxReader::NsysNvtxReader(const NsysDatabase& db, NsysStrings& strings, Nsy
       lanes_(lanes),
       progress_(progress),
       run_(run),
-      pattern_text_(step_pattern),
-      pattern_(compile(db.path(), step_pattern)) {}
-
-bool NsysNvtxReader::is_step(std::uint32_t name) {
-    auto it = step_names_.find(name);
-    if (it == step_names_.end()) {
-        std::string text(run_.strings.str(name));
-        it = step_names_.emplace(name, std::regex_match(text, pattern_)).first;
-    }
-    return it->second;
-}
+      selector_(compile(db.path(), step_pattern)) {}
 
 void NsysNvtxReader::read() {
     if (db_.has_table(kNvtx)) {
@@ -76,12 +58,12 @@ void NsysNvtxReader::read() {
             else if (sqlite3_column_type(s, 4) != SQLITE_NULL)
                 a.name = strings_.intern(sqlite3_column_int64(s, 4));
             a.kind = type == kMark ? trace::ActivityKind::Marker : trace::ActivityKind::Range;
-            bool step = type != kMark && is_step(a.name);
-            a.lane = step ? lanes_.step_track() : lanes_.thread(sqlite3_column_int64(s, 5));
+            a.lane = lanes_.thread(sqlite3_column_int64(s, 5));
+            if (type != kMark) {
+                candidates_.push_back({a.name, a.start_ns, a.end_ns});
+                activity_of_.push_back(run_.activities.size());
+            }
             run_.activities.push_back(a);
-            if (step)
-                steps_.emplace_back(
-                    trace::Step{0, 0, trace::Phase::Iteration, a.start_ns, a.end_ns, 0}, a.name);
             return true;
         });
         if (open_ranges > 0)
@@ -92,31 +74,15 @@ void NsysNvtxReader::read() {
     finish_steps();
 }
 
+// Which ranges are steps is known only once every range is read: the first preset
+// that matches any of them wins, so a vLLM trace's execute_* markers are preferred
+// to the ProfilerStep#N ranges around them.
 void NsysNvtxReader::finish_steps() {
-    if (steps_.empty()) {
-        run_.count_diagnostic("no_steps", trace::Severity::Info, 0,
-                              "no NVTX range matched the step pattern '" + pattern_text_ +
-                                  "', so the run has no steps; pass another pattern to frame "
-                                  "iterations");
-        return;
-    }
-    std::sort(steps_.begin(), steps_.end(),
-              [](const auto& a, const auto& b) { return a.first.start_ns < b.first.start_ns; });
-    // Index = the number in the range name (ProfilerStep#N) when every step has
-    // a distinct one, else the position in time.
-    std::vector<std::int64_t> numbers;
-    for (const auto& [step, name] : steps_)
-        numbers.push_back(trailing_number(run_.strings.str(name)));
-    std::vector<std::int64_t> sorted = numbers;
-    std::sort(sorted.begin(), sorted.end());
-    bool use_numbers =
-        sorted.front() >= 0 && std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
-    for (std::size_t i = 0; i < steps_.size(); ++i) {
-        trace::Step step = steps_[i].first;
-        step.index =
-            static_cast<std::int32_t>(use_numbers ? numbers[i] : static_cast<std::int64_t>(i));
-        run_.steps.push_back(step);
-    }
+    std::vector<bool> chosen;
+    std::vector<trace::Step> steps = selector_.select(candidates_, run_, &chosen);
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+        if (chosen[i]) run_.activities[activity_of_[i]].lane = lanes_.step_track();
+    run_.steps.insert(run_.steps.end(), steps.begin(), steps.end());
 }
 
 }  // namespace tokenscope::import

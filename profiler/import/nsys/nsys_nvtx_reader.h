@@ -1,12 +1,10 @@
 #pragma once
 
 #include <cstdint>
-#include <regex>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
+#include "import/step_presets.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import {
@@ -17,8 +15,9 @@ class NsysProgress;
 class NsysStrings;
 
 // Reads NVTX_EVENTS: push/pop (59) and start/end (60) ranges, marks (34).
-// Ranges whose text matches the step pattern become Iteration steps on the
-// StepTrack lane; other ranges and marks go on their thread's lane.
+// Ranges that the first matching iteration preset (or the step pattern) picks
+// become steps and move to the StepTrack lane; other ranges and marks stay on
+// their thread's lane.
 class NsysNvtxReader {
   public:
     NsysNvtxReader(const NsysDatabase& db, NsysStrings& strings, NsysLaneMap& lanes,
@@ -31,7 +30,6 @@ class NsysNvtxReader {
     static constexpr int kStartEnd = 60;
 
   private:
-    bool is_step(std::uint32_t name);
     void finish_steps();
 
     const NsysDatabase& db_;
@@ -39,10 +37,9 @@ class NsysNvtxReader {
     NsysLaneMap& lanes_;
     NsysProgress& progress_;
     trace::RunData& run_;
-    std::string pattern_text_;
-    std::regex pattern_;
-    std::unordered_map<std::uint32_t, bool> step_names_;        // regex result per interned name
-    std::vector<std::pair<trace::Step, std::uint32_t>> steps_;  // with the range's name
+    StepSelector selector_;
+    std::vector<StepCandidate> candidates_;  // every range, in reading order
+    std::vector<std::size_t> activity_of_;   // its index in run_.activities
 };
 
 }  // namespace tokenscope::import

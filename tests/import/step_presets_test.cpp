@@ -1,0 +1,190 @@
+// Iteration presets (DESIGN.md section 14): markers written as the engines write
+// them (vLLM's GPUWorker.annotate_profile, TensorRT-LLM's PyExecutor._forward_step,
+// SGLang's scheduler ranges), in hand-made Kineto and Nsight Systems files.
+#include "import/step_presets.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "import/kineto/kineto_importer.h"
+#include "import/nsys/nsys_importer.h"
+#include "kineto_test_util.h"
+#include "nsys_test_db.h"
+
+using namespace tokenscope;
+using namespace tokenscope::import;
+using import::testing::global_tid;
+using import::testing::temp_path;
+using import::testing::TestDb;
+
+namespace {
+
+const trace::Diagnostic* find_diag(const trace::RunData& run, const std::string& name) {
+    for (const auto& d : run.diagnostics)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+trace::BatchComposition batch(int pr, int pt, int dr, int dt) {
+    return {pr, pt, dr, dt};
+}
+
+std::string annotation(const std::string& name, int ts, int dur) {
+    return R"({"ph":"X","cat":"user_annotation","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
+           std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + "}";
+}
+
+trace::RunData import_kineto(const std::string& file, const std::string& events,
+                             const std::string& pattern = {}) {
+    std::string path =
+        kineto_test::write_file(file, "{\"schemaVersion\": 1, \"traceEvents\": [" + events + "]}");
+    ImportOptions options;
+    options.step_pattern = pattern;
+    return KinetoImporter().import(path, options, {});
+}
+
+}  // namespace
+
+TEST(StepPresets, ParseEachEnginesMarker) {
+    auto v = StepSelector::parse("vllm", "execute_context_2(1536)_generation_30(30)");
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->batch, batch(2, 1536, 30, 30));
+    EXPECT_FALSE(v->number);
+
+    auto old = StepSelector::parse("vllm-v0", "execute_new_1_cached_7");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->batch, batch(1, -1, 7, -1));
+
+    auto trt =
+        StepSelector::parse("tensorrt-llm", "[Executor] _forward_step 41: 0 ctx reqs, 32 gen reqs");
+    ASSERT_TRUE(trt);
+    EXPECT_EQ(trt->number, 41);
+    EXPECT_EQ(trt->batch, batch(0, -1, 32, -1));
+    auto trt_tokens = StepSelector::parse(
+        "tensorrt-llm", "[Executor] _forward_step 7: 3 ctx reqs, 900 ctx tokens, 5 gen reqs");
+    ASSERT_TRUE(trt_tokens);
+    EXPECT_EQ(trt_tokens->batch, batch(3, 900, 5, -1));
+    // Older TensorRT-LLM wrote no iteration number.
+    auto trt_old = StepSelector::parse("tensorrt-llm", "_forward_step: 1 ctx reqs, 0 gen reqs");
+    ASSERT_TRUE(trt_old);
+    EXPECT_FALSE(trt_old->number);
+    EXPECT_EQ(trt_old->batch, batch(1, -1, 0, -1));
+
+    auto sgl = StepSelector::parse("sglang", "scheduler.run_batch");
+    ASSERT_TRUE(sgl);
+    EXPECT_FALSE(sgl->batch.known());
+    EXPECT_FALSE(StepSelector::parse("sglang", "scheduler.recv_requests"));
+
+    auto torch = StepSelector::parse("pytorch", "ProfilerStep#12");
+    ASSERT_TRUE(torch);
+    EXPECT_EQ(torch->number, 12);
+    EXPECT_FALSE(StepSelector::parse("vllm", "execute_context_2(1536)_generation_30"));
+    EXPECT_FALSE(StepSelector::parse("pytorch", "ProfilerStep#"));
+}
+
+TEST(StepPresets, VllmMarkersWinOverProfilerStepAndCarryTheBatch) {
+    // vLLM calls profiler.step() and then annotates the iteration inside it, so
+    // both markers are in the trace; the vllm preset comes first.
+    std::string events = annotation("ProfilerStep#5", 0, 1000) + "," +
+                         annotation("execute_context_2(1536)_generation_6(6)", 10, 900) + "," +
+                         annotation("ProfilerStep#6", 1000, 1000) + "," +
+                         annotation("execute_context_0(0)_generation_8(8)", 1010, 500) + "," +
+                         annotation("execute_context_0(0)_generation_8(8)", 2010, 400);
+    auto run = import_kineto("vllm_steps.json", events);
+    ASSERT_EQ(run.steps.size(), 3u);
+    EXPECT_EQ(run.steps[0].start_ns, 10'000);
+    EXPECT_EQ(run.steps[0].end_ns, 910'000);
+    EXPECT_EQ(run.steps[0].batch, batch(2, 1536, 6, 6));
+    EXPECT_EQ(run.steps[0].phase, trace::Phase::Prefill);  // the iteration has prefill work
+    EXPECT_EQ(run.steps[1].batch, batch(0, 0, 8, 8));
+    EXPECT_EQ(run.steps[1].phase, trace::Phase::Iteration);
+    // No number in the marker: numbered by position.
+    EXPECT_EQ(run.steps[0].index, 0);
+    EXPECT_EQ(run.steps[2].index, 2);
+    const auto* d = find_diag(run, "step_preset");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->value, 3.0);
+    EXPECT_NE(d->text.find("vllm"), std::string::npos) << d->text;
+
+    // --steps-from overrides the presets.
+    auto torch = import_kineto("vllm_steps_override.json", events, "^ProfilerStep#");
+    ASSERT_EQ(torch.steps.size(), 2u);
+    EXPECT_EQ(torch.steps[0].index, 5);
+    EXPECT_EQ(torch.steps[1].start_ns, 1'000'000);
+    EXPECT_FALSE(torch.steps[0].batch.known());
+    EXPECT_EQ(find_diag(torch, "step_preset"), nullptr);
+    EXPECT_NE(find_diag(torch, "step_pattern"), nullptr);
+
+    // A pattern over vLLM's markers still reads their batch.
+    auto pattern = import_kineto("vllm_steps_pattern.json", events, "^execute_");
+    ASSERT_EQ(pattern.steps.size(), 3u);
+    EXPECT_EQ(pattern.steps[2].batch, batch(0, 0, 8, 8));
+}
+
+TEST(StepPresets, OlderVllmMarkersAndNoMarkersAtAll) {
+    auto run = import_kineto("vllm_v0.json", annotation("execute_new_2_cached_0", 0, 100) + "," +
+                                                 annotation("execute_new_0_cached_2", 100, 50));
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_EQ(run.steps[0].phase, trace::Phase::Prefill);
+    EXPECT_EQ(run.steps[1].batch, batch(0, -1, 2, -1));
+    EXPECT_NE(find_diag(run, "step_preset")->text.find("vllm-v0"), std::string::npos);
+
+    auto none = import_kineto("no_markers.json", annotation("aten::mm", 0, 100));
+    EXPECT_TRUE(none.steps.empty());
+    const auto* d = find_diag(none, "no_steps");
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->text.find("tensorrt-llm"), std::string::npos) << d->text;
+}
+
+namespace {
+
+// An Nsight Systems export with NVTX ranges only: TensorRT-LLM iterations, an SGLang
+// range and a ProfilerStep, on one thread.
+std::string nvtx_db(const std::string& file, const std::string& rows) {
+    TestDb db(temp_path(file));
+    db.create_modern_schema();
+    db.exec("INSERT INTO NVTX_EVENTS VALUES " + rows + ";");
+    return db.path();
+}
+
+std::string nvtx_row(std::int64_t start, std::int64_t end, const std::string& text) {
+    const std::string gt = std::to_string(global_tid(100, 7));
+    return "(" + std::to_string(start) + "," + std::to_string(end) + ",59,'" + text + "',NULL," +
+           gt + ",NULL)";
+}
+
+}  // namespace
+
+TEST(StepPresets, TensorRtLlmIterationsInAnNsysExport) {
+    std::string path = nvtx_db(
+        "trtllm.sqlite",
+        nvtx_row(1000, 9000, "ProfilerStep#1") + "," +
+            nvtx_row(1100, 5000, "[Executor] _forward_step 10: 4 ctx reqs, 28 gen reqs") + "," +
+            nvtx_row(5100, 8000, "[Executor] _forward_step 11: 0 ctx reqs, 32 gen reqs") + "," +
+            nvtx_row(5200, 5300, "scheduler.run_batch"));
+    auto run = NsysImporter().import(path, {}, {});
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_EQ(run.steps[0].index, 10);
+    EXPECT_EQ(run.steps[0].start_ns, 1100);
+    EXPECT_EQ(run.steps[0].batch, batch(4, -1, 28, -1));
+    EXPECT_EQ(run.steps[0].phase, trace::Phase::Prefill);
+    EXPECT_EQ(run.steps[1].index, 11);
+    EXPECT_EQ(run.steps[1].phase, trace::Phase::Iteration);
+    // The ranges used are on the step track; the others stay on their thread.
+    for (const auto& a : run.activities) {
+        const bool step = run.name_of(a).find("_forward_step") != std::string_view::npos;
+        EXPECT_EQ(run.lanes[a.lane].kind == trace::LaneKind::StepTrack, step) << run.name_of(a);
+    }
+    EXPECT_NE(find_diag(run, "step_preset")->text.find("tensorrt-llm"), std::string::npos);
+
+    std::string sglang =
+        nvtx_db("sglang.sqlite", nvtx_row(0, 100, "scheduler.recv_requests") + "," +
+                                     nvtx_row(100, 900, "scheduler.run_batch") + "," +
+                                     nvtx_row(1000, 1800, "scheduler.run_batch"));
+    auto s = NsysImporter().import(sglang, {}, {});
+    ASSERT_EQ(s.steps.size(), 2u);
+    EXPECT_EQ(s.steps[1].start_ns, 1000);
+    EXPECT_EQ(s.steps[1].index, 1);
+    EXPECT_NE(find_diag(s, "step_preset")->text.find("sglang"), std::string::npos);
+}
