@@ -10,7 +10,7 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqt6svg6 libqcustomplot-dev
     libgl-dev xvfb xauth
-    libcurl4-openssl-dev prometheus
+    libcurl4-openssl-dev prometheus openssl
 )
 
 as_root=()

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/heatmap.h"
+#include "calibration.h"
+#include "fleet_spec.h"
+#include "query_result.h"
+
+namespace tokenscope::fleet {
+
+// The fleet matrix of DESIGN.md section 13 in the heatmap model of section 6, so the
+// heatmap's CSV, plot and image code draw it: rows = values of spec.by (sorted; a
+// series without the label is the row ""), columns = the windows, cell = the
+// spec.quantile of the window's bucket counts in ns (HeatmapCell::p95 holds the
+// chosen quantile, whatever q is) and count = its observations, rounded. A window
+// without observations is blank. row_sla and row_flag follow section 6 with the
+// baseline spec.sla_windows (0 = the first half).
+struct FleetMatrix {
+    FleetSpec spec;
+    std::vector<std::int64_t> window_end_s;
+    analysis::Heatmap map;
+    std::vector<double> observations;         // row-major like map.cells; 0 for a blank cell
+    std::vector<RowCalibration> calibration;  // per row, thresholds in ns
+
+    double observations_at(std::size_t row, std::size_t column) const {
+        return observations[row * window_end_s.size() + column];
+    }
+};
+
+// From per-window bucket counts: the answer to bucket_increase_query(spec) evaluated
+// at the window ends (series labelled le and spec.by, one point per window end).
+// Points at other times, NaN or negative counts and series without le are ignored
+// (PromQL ignores the last as well).
+FleetMatrix build_fleet_matrix(const QueryResult& bucket_increases, const FleetSpec& spec,
+                               const std::vector<std::int64_t>& window_end_s);
+
+}  // namespace tokenscope::fleet
