@@ -10,6 +10,8 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqt6svg6 libqcustomplot-dev
     libgl-dev xvfb xauth
+    # The fuzz preset (tests/fuzz/run.sh): clang with libFuzzer and the sanitizer runtimes.
+    clang-14 libfuzzer-14-dev libclang-rt-14-dev
     libcurl4-openssl-dev prometheus openssl
 )
 

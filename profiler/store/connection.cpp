@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include "schema.h"
 #include "statement.h"
 #include "store_error.h"
+#include "untrusted_sqlite.h"
 
 namespace tokenscope::store::detail {
 
@@ -19,6 +21,27 @@ Connection::Connection(const std::string& path, bool read_only) : path_(path) {
     sqlite3_extended_result_codes(db_, 1);
     // A capture writer holds the write lock only briefly per commit; wait rather than fail.
     sqlite3_busy_timeout(db_, 5000);
+    if (read_only) guard_untrusted();
+}
+
+// Whatever is opened read-only may come from someone else (DESIGN.md section
+// 15). Only a file stamped as ours is checked further: another application's
+// database gets check_identity's "not a Tokenscope file" instead, so the
+// opener can hand it to the importer of its format.
+void Connection::guard_untrusted() {
+    UntrustedSqlite::harden(db_);
+    sqlite3_stmt* st = nullptr;
+    bool ours = sqlite3_prepare_v2(db_, "PRAGMA application_id", -1, &st, nullptr) == SQLITE_OK &&
+                sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == kApplicationId;
+    sqlite3_finalize(st);
+    if (!ours) return;
+    // Every table of a .tokenscope file is read by some query, and the format has no
+    // trigger, view or virtual table at all.
+    auto problem = UntrustedSqlite::problem(db_, [](std::string_view) { return true; });
+    if (!problem) return;
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw StoreError(path_, *problem);
 }
 
 Connection::~Connection() {

@@ -42,6 +42,8 @@ class Connection {
     [[noreturn]] void fail(std::string_view what) const;
 
   private:
+    void guard_untrusted();
+
     std::string path_;
     sqlite3* db_ = nullptr;
 };

@@ -1,6 +1,9 @@
 #include "nsys_database.h"
 
+#include <array>
+
 #include "import/import_error.h"
+#include "store/untrusted_sqlite.h"
 
 namespace tokenscope::import {
 namespace {
@@ -22,9 +25,21 @@ std::string file_uri(const std::string& path) {
     return uri + "?mode=ro&immutable=1";
 }
 
+// The table families our queries read (activities, NVTX, strings, threads,
+// target and export info, enums, GPU metrics): a trigger, view or virtual table
+// standing for one of them is refused.
+bool read_by_importer(std::string_view table) {
+    static constexpr std::array<std::string_view, 8> kPrefixes = {
+        "CUPTI_",       "NVTX_",      "StringIds", "ThreadNames",
+        "TARGET_INFO_", "META_DATA_", "ENUM_",     "GPU_METRICS"};
+    for (auto p : kPrefixes)
+        if (table.starts_with(p)) return true;
+    return false;
+}
+
 }  // namespace
 
-NsysDatabase::NsysDatabase(const std::string& path) : path_(path) {
+NsysDatabase::NsysDatabase(const std::string& path, Checks checks) : path_(path) {
     int rc = sqlite3_open_v2(file_uri(path).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
                              nullptr);
     if (rc != SQLITE_OK) {
@@ -33,7 +48,9 @@ NsysDatabase::NsysDatabase(const std::string& path) : path_(path) {
         db_ = nullptr;
         throw ImportError(path, "cannot open as SQLite: " + msg);
     }
+    store::UntrustedSqlite::harden(db_);
     try {
+        if (checks == Checks::Full) verify();
         load_tables();
     } catch (...) {
         sqlite3_close(db_);
@@ -44,6 +61,11 @@ NsysDatabase::NsysDatabase(const std::string& path) : path_(path) {
 
 NsysDatabase::~NsysDatabase() {
     sqlite3_close(db_);
+}
+
+void NsysDatabase::verify() const {
+    if (auto problem = store::UntrustedSqlite::problem(db_, read_by_importer))
+        throw ImportError(path_, *problem);
 }
 
 void NsysDatabase::load_tables() {

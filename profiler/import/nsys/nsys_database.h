@@ -12,10 +12,19 @@ namespace tokenscope::import {
 
 // A read-only, immutable view of an Nsight Systems SQLite export: the source
 // file is never written, locked or given a journal (DESIGN.md section 9).
-// Column probing lets one query text serve old and new export schemas.
+// Column probing lets one query text serve old and new export schemas. The
+// file is untrusted (DESIGN.md section 15): opened hardened, and with Full
+// checks refused when its schema has triggers, views or virtual tables where
+// the tables we read belong, or it fails PRAGMA quick_check. Every query text
+// is built from our own table and column names; nothing from the file is
+// ever spliced into SQL.
 class NsysDatabase {
   public:
-    explicit NsysDatabase(const std::string& path);
+    // Schema: only what recognising the format needs (the table list);
+    // Full: also the schema and integrity checks, before an import.
+    enum class Checks { Schema, Full };
+
+    explicit NsysDatabase(const std::string& path, Checks checks = Checks::Full);
     ~NsysDatabase();
     NsysDatabase(const NsysDatabase&) = delete;
     NsysDatabase& operator=(const NsysDatabase&) = delete;
@@ -43,6 +52,7 @@ class NsysDatabase {
   private:
     sqlite3_stmt* prepare(const std::string& sql) const;
     void finish(sqlite3_stmt* stmt, int rc, const std::string& sql) const;
+    void verify() const;
     void load_tables();
 
     std::string path_;

@@ -76,7 +76,7 @@ bool NsysImporter::accepts(std::string_view head) const {
 bool NsysImporter::accepts_file(const std::string& path, std::string_view head) const {
     if (!accepts(head)) return false;
     try {
-        NsysDatabase db(path);
+        NsysDatabase db(path, NsysDatabase::Checks::Schema);  // import() checks the rest
         return NsysSchema::is_nsys_export(db);
     } catch (const ImportError&) {
         return false;  // an unreadable database is not ours; the caller reports it

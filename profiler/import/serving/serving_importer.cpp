@@ -64,7 +64,8 @@ trace::RunData ServingImporter::import(const std::string& path, const ImportOpti
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // parse_error, and out_of_range for a number beyond double (41e308; found by fuzzing).
         throw ImportError(path, std::string("invalid JSON: ") + e.what());
     }
     if (!root.is_object())

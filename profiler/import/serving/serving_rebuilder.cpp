@@ -17,9 +17,15 @@ const nlohmann::json* element(const nlohmann::json* arr, std::size_t i) {
     return arr != nullptr && i < arr->size() ? &(*arr)[i] : nullptr;
 }
 
+// A length beyond int32 (1e300 in a hostile file) reads as 0: a float to int
+// conversion out of range is undefined behaviour.
 std::int32_t int_at(const nlohmann::json* arr, std::size_t i) {
     const nlohmann::json* v = element(arr, i);
-    return v != nullptr && v->is_number() ? v->get<std::int32_t>() : 0;
+    if (v == nullptr || !v->is_number()) return 0;
+    double d = v->get<double>();
+    constexpr double kMin = std::numeric_limits<std::int32_t>::min();
+    constexpr double kMax = std::numeric_limits<std::int32_t>::max();
+    return d >= kMin && d <= kMax ? static_cast<std::int32_t>(d) : 0;
 }
 
 // vLLM writes the date as local "YYYYmmdd-HHMMSS"; read as UTC, it is close enough.
@@ -29,7 +35,12 @@ std::int64_t parse_date(const nlohmann::json& root) {
     std::tm tm{};
     const std::string& text = it->get_ref<const std::string&>();
     if (strptime(text.c_str(), "%Y%m%d-%H%M%S", &tm) == nullptr) return 0;
-    return static_cast<std::int64_t>(timegm(&tm)) * 1'000'000'000;
+    // %Y takes any number of digits; past the year 2262 nanoseconds overflow
+    // int64 (found by fuzzing), and such a date is as good as none.
+    constexpr std::time_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 1'000'000'000;
+    std::time_t seconds = timegm(&tm);
+    if (seconds > kMaxSeconds || seconds < -kMaxSeconds) return 0;
+    return static_cast<std::int64_t>(seconds) * 1'000'000'000;
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+#pragma once
+
+// The body of every fuzz target, shared by the libFuzzer programs in this
+// folder and by the dev build's regression test, which replays each file of
+// tests/fuzz/regressions/<target>/ through the same function. A hostile input
+// may only end in the documented errors (trace::FileError: ImportError or
+// StoreError naming the file); any other exception escaping, a crash, a hang
+// or an allocation past the limits is a defect.
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "import/kineto/kineto_importer.h"
+#include "import/nsys/nsys_importer.h"
+#include "import/open_any.h"
+#include "import/serving/serving_importer.h"
+#include "trace/file_error.h"
+
+namespace tokenscope::fuzz {
+
+// Importers read paths, not buffers: each input is written to one file per
+// process and target, in /dev/shm where there is one (no disk traffic).
+class InputFile {
+  public:
+    explicit InputFile(const std::string& name) {
+        std::error_code ec;
+        std::filesystem::path dir = "/dev/shm";
+        if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+            dir = std::filesystem::temp_directory_path();
+        path_ = (dir / ("tokenscope-fuzz-" + std::to_string(::getpid()) + "-" + name)).string();
+    }
+    ~InputFile() { remove_all(); }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    const std::string& write(std::string_view bytes) {
+        remove_all();  // a -journal left by a store migration must not be replayed
+        std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out.flush()) throw std::runtime_error("cannot write " + path_);
+        return path_;
+    }
+
+  private:
+    void remove_all() const {
+        std::error_code ec;
+        for (const char* suffix : {"", "-journal", "-wal", "-shm"})
+            std::filesystem::remove(path_ + suffix, ec);
+    }
+    std::string path_;
+};
+
+// Runs fn, accepting only the errors a bad file is documented to raise.
+template <typename Fn>
+void expect_clean_failure(Fn&& fn) {
+    try {
+        fn();
+    } catch (const trace::FileError&) {
+    }
+}
+
+inline void nsys_case(std::string_view bytes) {
+    static InputFile file("nsys.sqlite");
+    const std::string& path = file.write(bytes);
+    import::NsysImporter importer;
+    expect_clean_failure([&] {
+        if (importer.accepts_file(path, bytes)) (void)importer.import(path, {}, {});
+    });
+}
+
+inline void kineto_file_case(const std::string& path) {
+    expect_clean_failure([&] { (void)import::KinetoImporter().import_with_launches(path, {}); });
+}
+
+inline void kineto_case(std::string_view bytes) {
+    static InputFile file("kineto.json");
+    kineto_file_case(file.write(bytes));
+}
+
+// The input compressed as two gzip members (split at its middle), so
+// mutations act on the JSON inside and the member boundary moves with them.
+inline std::string gzip_members(std::string_view bytes) {
+    std::string out;
+    for (std::string_view part :
+         {bytes.substr(0, bytes.size() / 2), bytes.substr(bytes.size() / 2)}) {
+        z_stream z{};
+        if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+            throw std::runtime_error("deflateInit2");
+        std::string buf(deflateBound(&z, part.size()), '\0');
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(part.data()));
+        z.avail_in = static_cast<uInt>(part.size());
+        z.next_out = reinterpret_cast<Bytef*>(buf.data());
+        z.avail_out = static_cast<uInt>(buf.size());
+        int rc = deflate(&z, Z_FINISH);
+        deflateEnd(&z);
+        if (rc != Z_STREAM_END) throw std::runtime_error("deflate");
+        out.append(buf.data(), buf.size() - z.avail_out);
+    }
+    return out;
+}
+
+inline void kineto_gzip_case(std::string_view bytes) {
+    static InputFile file("kineto.json.gz");
+    kineto_file_case(file.write(gzip_members(bytes)));
+}
+
+inline void serving_case(std::string_view bytes) {
+    static InputFile file("serving.json");
+    const std::string& path = file.write(bytes);
+    import::ServingImporter importer;
+    (void)importer.accepts(bytes);
+    expect_clean_failure([&] { (void)importer.import(path, {}, {}); });
+}
+
+// Opening a .tokenscope file goes through open_any, the path the CLI and the GUI take.
+inline void store_case(std::string_view bytes) {
+    static InputFile file("store.tokenscope");
+    const std::string& path = file.write(bytes);
+    expect_clean_failure([&] { (void)import::open_any(path); });
+}
+
+// Every target by name: the regression test replays tests/fuzz/regressions/<name>/.
+inline const std::map<std::string, std::function<void(std::string_view)>>& cases() {
+    static const std::map<std::string, std::function<void(std::string_view)>> all = {
+        {"nsys", nsys_case},
+        {"kineto", kineto_case},
+        {"kineto_gzip", kineto_gzip_case},
+        {"serving", serving_case},
+        {"store", store_case}};
+    return all;
+}
+
+}  // namespace tokenscope::fuzz
