@@ -249,8 +249,12 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
     ReadSnapshot snapshot(*conn_);
     trace::RunData run;
     run.info = read_info(*conn_, run_id);
-    std::int64_t activities = count_of(
-        *conn_, "SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = ?1", run_id);
+    // Each count bounded by what its chunk can hold (8 bytes an activity at least,
+    // as decode_chunk checks): a hostile count must not reserve terabytes up front.
+    std::int64_t activities = count_of(*conn_,
+                                       "SELECT coalesce(sum(max(0, min(count, length(data) / 8))), "
+                                       "0) FROM activity_chunk WHERE run_id = ?1",
+                                       run_id);
     std::int64_t total =
         activities + count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
         count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
