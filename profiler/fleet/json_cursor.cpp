@@ -36,6 +36,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 // Prometheus writes sample values as Go's strconv.FormatFloat: digits, "NaN", "+Inf", "-Inf".
 bool parse_float_text(std::string_view s, double& v) {
+    // The common case first: a plain decimal.
+    if (!s.empty() && (std::isdigit(static_cast<unsigned char>(s.front())) || s.front() == '-')) {
+        auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc() && ptr == s.data() + s.size()) return true;
+    }
     if (s == "NaN") return v = std::numeric_limits<double>::quiet_NaN(), true;
     if (s == "+Inf" || s == "Inf") return v = std::numeric_limits<double>::infinity(), true;
     if (s == "-Inf") return v = -std::numeric_limits<double>::infinity(), true;
@@ -172,16 +177,16 @@ std::string_view JsonCursor::read_string(std::string& scratch) {
 
 double JsonCursor::read_number() {
     skip_ws();
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() &&
-           (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '-' ||
-            text_[pos_] == '+' || text_[pos_] == '.' || text_[pos_] == 'e' || text_[pos_] == 'E'))
-        ++pos_;
+    // from_chars reads the JSON number grammar in place (no copy, no locale); what it
+    // reads beyond JSON ("inf", "nan") starts with a letter and is rejected below.
     double v = 0;
-    if (!parse_float_text(text_.substr(start, pos_ - start), v) || std::isnan(v)) {
-        pos_ = start;
+    const char* begin = text_.data() + pos_;
+    const char* end = text_.data() + text_.size();
+    auto [ptr, ec] = std::from_chars(begin, end, v);
+    if (ptr == begin || ec != std::errc() || !std::isfinite(v) ||
+        !(std::isdigit(static_cast<unsigned char>(*begin)) || *begin == '-'))
         fail("expected a number");
-    }
+    pos_ += static_cast<std::size_t>(ptr - begin);
     return v;
 }
 

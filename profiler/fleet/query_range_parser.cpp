@@ -31,6 +31,7 @@ Point read_point(JsonCursor& in) {
 }
 
 void read_points(JsonCursor& in, Series& s) {
+    if (s.points.capacity() == 0) s.points.reserve(64);
     in.begin_array();
     while (in.next_element()) s.points.push_back(read_point(in));
 }

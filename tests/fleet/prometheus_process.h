@@ -109,6 +109,7 @@ class PrometheusProcess {
             "--web.listen-address=127.0.0.1:" + std::to_string(port_),
             "--web.config.file=" + (dir_ / "web.yml").string(),
         };
+        std::fflush(nullptr);  // or the child would write the parent's buffered output again
         pid_ = fork();
         if (pid_ == 0) {
             std::freopen(log.c_str(), "w", stdout);
