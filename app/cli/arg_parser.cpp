@@ -3,7 +3,17 @@
 #include <charconv>
 #include <sstream>
 
+#include "man/roff.h"
+
 namespace tokenscope::cli {
+
+namespace {
+HelpFormat help_format = HelpFormat::kText;
+}  // namespace
+
+void ArgParser::set_help_format(HelpFormat format) {
+    help_format = format;
+}
 
 ArgParser::ArgParser(std::string command, std::string synopsis, std::string description)
     : command_(std::move(command)),
@@ -96,6 +106,7 @@ double ArgParser::get_double(const std::string& name) const {
 }
 
 std::string ArgParser::help_text() const {
+    if (help_format == HelpFormat::kMan) return man_section();
     std::ostringstream out;
     out << "usage: tokenscope-cli " << command_ << ' ' << synopsis_ << "\n\n"
         << description_ << "\n\noptions:\n";
@@ -105,6 +116,20 @@ std::string ArgParser::help_text() const {
         out << std::string(left.size() < 28 ? 28 - left.size() : 1, ' ') << s.help;
         if (!s.default_value.empty()) out << " (default: " << s.default_value << ")";
         out << '\n';
+    }
+    return out.str();
+}
+
+// The same table as the text: one .SS per command, one .TP per option.
+std::string ArgParser::man_section() const {
+    std::ostringstream out;
+    out << ".SS " << man::roff_quoted(command_ + ' ' + synopsis_) << '\n'
+        << man::roff_text(description_) << '\n';
+    for (const auto& s : specs_) {
+        out << ".TP\n" << man::roff_option_tag("--" + s.name, s.value_name) << '\n';
+        std::string help = s.help;
+        if (!s.default_value.empty()) help += " (default: " + s.default_value + ")";
+        out << man::roff_text(help) << '\n';
     }
     return out.str();
 }

@@ -12,6 +12,10 @@ struct UsageError {
     std::string message;
 };
 
+// What help_text() writes: the text of --help, or the same options as a
+// section of the man page (tokenscope-cli --help-man asks every command).
+enum class HelpFormat { kText, kMan };
+
 struct OptionSpec {
     std::string name;        // without the leading "--"
     std::string value_name;  // empty for a flag
@@ -33,6 +37,8 @@ class ArgParser {
 
     bool help_requested() const { return has("help"); }
     std::string help_text() const;
+    // Process-wide, set once by main before any command runs.
+    static void set_help_format(HelpFormat format);
 
     bool has(const std::string& name) const;
     std::string get(const std::string& name) const;  // value or default
@@ -42,6 +48,7 @@ class ArgParser {
     const std::vector<std::string>& rest() const { return rest_; }
 
   private:
+    std::string man_section() const;
     const OptionSpec* find(const std::string& name) const;
 
     std::string command_, synopsis_, description_;

@@ -7,6 +7,7 @@
 
 #include "arg_parser.h"
 #include "commands.h"
+#include "man_page.h"
 #include "trace/file_error.h"
 #include "trace/progress.h"
 #ifdef TOKENSCOPE_HAVE_CUPTI
@@ -48,9 +49,28 @@ void usage(std::ostream& out) {
     for (const auto& [name, e] : commands())
         out << "  " << name << std::string(name.size() < 14 ? 14 - name.size() : 1, ' ')
             << e.summary << '\n';
+    out << "\noptions:\n";
+    for (const auto& o : tokenscope::cli::kTopOptions)
+        out << "  " << o.name << std::string(14 - std::string(o.name).size(), ' ') << o.help
+            << '\n';
     out << "\n'tokenscope-cli COMMAND --help' describes each command.\n"
            "exit status: 0 ok, 1 bad input or usage, 2 internal error, 3 no GPU or driver,\n"
            "130 cancelled (Ctrl-C)\n";
+}
+
+// Options of the program itself (not of a command); false when args[0] is none.
+bool top_level_option(const std::string& arg, int* status) {
+    if (arg == "--version") {
+        std::cout << "tokenscope-cli " TOKENSCOPE_VERSION "\n";
+    } else if (arg == "--help-man") {  // hidden: packaging/ makes tokenscope-cli.1 with it
+        std::vector<tokenscope::cli::ManCommand> list;
+        for (const auto& [name, e] : commands()) list.push_back({name, e.summary, e.fn});
+        tokenscope::cli::print_man_page(list);
+    } else {
+        return false;
+    }
+    *status = tokenscope::cli::kExitOk;
+    return true;
 }
 
 }  // namespace
@@ -65,6 +85,7 @@ int main(int argc, char** argv) {
         usage(args.empty() ? std::cerr : std::cout);
         return args.empty() ? cli::kExitBadInput : cli::kExitOk;
     }
+    if (int status = 0; top_level_option(args[0], &status)) return status;
     auto it = commands().find(args[0]);
     if (it == commands().end()) {
         std::cerr << "tokenscope-cli: unknown command '" << args[0] << "' (see --help)\n";

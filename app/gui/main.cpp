@@ -1,13 +1,14 @@
 // tokenscope [FILE [FILE2]]: one file opens it, two compare them as A and B,
 // none opens the bundled sample run. --screenshots DIR [FILE] saves the tabs of
-// the sample, or of FILE, as PNGs (docs/make_screenshots.sh) and exits.
+// the sample, or of FILE, as PNGs (docs/make_screenshots.sh) and exits. The
+// options are in command_line.cpp.
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
 
+#include "command_line.h"
 #include "ui/main_window.h"
 #ifdef TOKENSCOPE_HAVE_CUPTI
 #include "capture/cupti/cuda_runner.h"
@@ -40,6 +41,12 @@ int take_screenshots(QApplication& app, const QString& dir, const QString& file)
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Help, version and man page first: QApplication aborts without a display.
+    tokenscope::gui::CommandLine command_line;
+    QStringList raw;
+    for (int i = 0; i < argc; ++i) raw << QString::fromLocal8Bit(argv[i]);
+    if (auto status = command_line.before_app(raw)) return *status;
+
     QApplication app(argc, argv);
 #ifdef TOKENSCOPE_HAVE_CUPTI
     tokenscope::capture::cupti::install_cuda_runner();
@@ -47,25 +54,11 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("Tokenscope"));
     QApplication::setApplicationName(QStringLiteral("tokenscope"));
     QApplication::setApplicationVersion(QStringLiteral(TOKENSCOPE_VERSION));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Latency workbench for LLM decoding: timeline, P95 heatmap, breakdown, compare."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("files"),
-        QStringLiteral(".tokenscope files or traces; two files are compared"),
-        QStringLiteral("[FILE [FILE2]]"));
-    const QCommandLineOption screenshots(
-        QStringLiteral("screenshots"),
-        QStringLiteral("Save the tabs of the sample run, or of FILE, as PNGs in DIR, then exit."),
-        QStringLiteral("DIR"));
-    parser.addOption(screenshots);
-    parser.process(app);
-    const QStringList files = parser.positionalArguments();
-    if (parser.isSet(screenshots))
-        return take_screenshots(app, parser.value(screenshots),
+    // Again, without the options QApplication took: now errors are reported.
+    if (auto status = command_line.after_app(QApplication::arguments())) return *status;
+    const QStringList files = command_line.files();
+    if (command_line.screenshots())
+        return take_screenshots(app, command_line.screenshots_dir(),
                                 files.isEmpty() ? QString() : files.first());
 
     tokenscope::ui::MainWindow window;
