@@ -27,7 +27,10 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
       lane_(conn, "INSERT INTO lane VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       string_(conn, "INSERT OR REPLACE INTO string VALUES (?1, ?2, ?3)"),
       chunk_(conn, "INSERT INTO activity_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
-      step_(conn, "INSERT INTO step VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+      step_(conn,
+            "INSERT INTO step (run_id, request, idx, phase, start_ns, end_ns, floor_ns, "
+            "prefill_requests, prefill_tokens, decode_requests, decode_tokens) VALUES (?1, ?2, "
+            "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
       request_(conn, "INSERT INTO request VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       counter_(conn, "INSERT INTO counter_sample VALUES (?1, ?2, ?3, ?4)"),
       diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)"),
@@ -87,7 +90,9 @@ void RowInserter::chunk(std::uint16_t lane, const ChunkBounds& b, std::int64_t c
 void RowInserter::step(const trace::Step& s) {
     step_.bind_int(1, run_id_).bind_int(2, s.request).bind_int(3, s.index);
     step_.bind_text(4, trace::to_string(s.phase)).bind_int(5, s.start_ns);
-    step_.bind_int(6, s.end_ns).bind_int(7, s.floor_ns).run();
+    step_.bind_int(6, s.end_ns).bind_int(7, s.floor_ns);
+    step_.bind_int(8, s.batch.prefill_requests).bind_int(9, s.batch.prefill_tokens);
+    step_.bind_int(10, s.batch.decode_requests).bind_int(11, s.batch.decode_tokens).run();
 }
 
 void RowInserter::request(const trace::Request& r) {

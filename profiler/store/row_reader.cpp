@@ -1,8 +1,10 @@
 #include "row_reader.h"
 
+#include <cstdint>
 #include <string>
 
 #include "connection.h"
+#include "schema.h"
 #include "store_error.h"
 
 namespace tokenscope::store::detail {
@@ -48,6 +50,12 @@ trace::Lane RowReader::lane(const Statement& st) const {
     return l;
 }
 
+std::string RowReader::step_columns(const Connection& conn) {
+    return std::string("request, idx, phase, start_ns, end_ns, floor_ns, ") +
+           (has_step_batch(conn) ? "prefill_requests, prefill_tokens, decode_requests, decode_tokens"
+                                 : "-1, -1, -1, -1");
+}
+
 trace::Step RowReader::step(const Statement& st) const {
     trace::Step s;
     s.request = st.int64(0);
@@ -56,6 +64,11 @@ trace::Step RowReader::step(const Statement& st) const {
     s.start_ns = st.int64(3);
     s.end_ns = st.int64(4);
     s.floor_ns = st.int64(5);
+    auto count = [&](int col) {
+        const std::int64_t v = st.int64(col);
+        return v >= -1 && v <= INT32_MAX ? static_cast<std::int32_t>(v) : std::int32_t{-1};
+    };
+    s.batch = {count(6), count(7), count(8), count(9)};
     return s;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "statement.h"
@@ -26,8 +27,11 @@ class RowReader {
     trace::RunInfo run_info(const Statement& st, int first) const;
     // Columns: kind, device, process, native_id, name.
     trace::Lane lane(const Statement& st) const;
-    // Columns: request, idx, phase, start_ns, end_ns, floor_ns.
+    // Columns: step_columns() (counts outside -1..INT32_MAX read as unknown).
     trace::Step step(const Statement& st) const;
+    // The step columns to select: a version 4 file read without migrating has no
+    // batch columns, so -1 (unknown) stands in for them.
+    static std::string step_columns(const Connection& conn);
     // Columns: id, arrival_ns, first_token_ns, done_ns, input_len, output_len, failed.
     static trace::Request request(const Statement& st);
     // Columns: lane, time_ns, value.

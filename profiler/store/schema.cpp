@@ -149,6 +149,16 @@ CREATE TABLE sweep_point (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 4 -> 5: an engine iteration's batch composition, read from its marker
+// (requests and tokens in prefill and in decode; -1 = the marker did not say).
+// Steps of older files read as of unknown composition.
+constexpr const char* kMigrate4To5 = R"sql(
+ALTER TABLE step ADD COLUMN prefill_requests INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE step ADD COLUMN prefill_tokens INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE step ADD COLUMN decode_requests INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE step ADD COLUMN decode_tokens INTEGER NOT NULL DEFAULT -1;
+)sql";
+
 std::string hex(long long v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v) & 0xffffffffULL);
@@ -168,6 +178,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kSchemaV2);
         conn.exec(kMigrate2To3);
         conn.exec(kMigrate3To4);
+        conn.exec(kMigrate4To5);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -188,8 +199,18 @@ void migrate(const Connection& conn) {
             conn.exec(kMigrate3To4);
             version = 4;
         }
+        if (version == 4) {
+            // Only the columns differ; a file that already has them stays as it is.
+            if (!has_step_batch(conn)) conn.exec(kMigrate4To5);
+            version = 5;
+        }
         stamp(conn, version);
     });
+}
+
+bool has_step_batch(const Connection& conn) {
+    return conn.query_int("SELECT count(*) FROM pragma_table_info('step') WHERE "
+                          "name = 'decode_tokens'") > 0;
 }
 
 bool has_sweep_tables(const Connection& conn) {

@@ -8,8 +8,9 @@ namespace tokenscope::store {
 inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // PRAGMA user_version of files this build writes. Version 1 lacked the
 // counter_sample table, step.floor_ns and run.clock; version 2 lacked the
-// kernel_launch table, version 3 the sweep tables; docs/file-format.md.
-inline constexpr int kSchemaVersion = 4;
+// kernel_launch table, version 3 the sweep tables, version 4 the step's batch
+// composition; docs/file-format.md.
+inline constexpr int kSchemaVersion = 5;
 
 namespace detail {
 
@@ -29,6 +30,9 @@ void migrate(const Connection& conn);
 // True when the file has the kernel_launch table (a version 2 file opened
 // without migrating has none: its runs simply have no launches).
 bool has_launch_table(const Connection& conn);
+// True when step has the batch composition columns (a version 4 file read
+// without migrating has none: its steps read as of unknown composition).
+bool has_step_batch(const Connection& conn);
 // True when the file has the sweep tables (a version 3 file read without migrating has none).
 bool has_sweep_tables(const Connection& conn);
 // Checks application_id and user_version; returns the version (1..kSchemaVersion),

@@ -118,9 +118,9 @@ void read_activities(const Connection& conn, std::int64_t run_id, trace::RunData
 void read_plain_rows(const Connection& conn, std::int64_t run_id, trace::RunData& run,
                      const std::function<void(std::int64_t)>& advance) {
     detail::RowReader rows(conn);
-    Statement steps(conn,
-                    "SELECT request, idx, phase, start_ns, end_ns, floor_ns FROM step "
-                    "WHERE run_id = ?1 ORDER BY rowid");
+    const std::string step_sql = "SELECT " + detail::RowReader::step_columns(conn) +
+                                 " FROM step WHERE run_id = ?1 ORDER BY rowid";
+    Statement steps(conn, step_sql.c_str());
     steps.bind_int(1, run_id);
     while (steps.step()) run.steps.push_back(rows.step(steps));
     advance(static_cast<std::int64_t>(run.steps.size()));
@@ -308,7 +308,7 @@ void StoreReader::for_each_step(std::int64_t run_id, std::optional<std::int64_t>
                                 const std::function<void(const trace::Step&)>& fn) const {
     ReadSnapshot snapshot(*conn_);
     std::string sql =
-        "SELECT request, idx, phase, start_ns, end_ns, floor_ns FROM step WHERE run_id = ?1";
+        "SELECT " + detail::RowReader::step_columns(*conn_) + " FROM step WHERE run_id = ?1";
     if (request) sql += " AND request = ?2";
     sql += " ORDER BY request, idx";
     Statement st(*conn_, sql.c_str());

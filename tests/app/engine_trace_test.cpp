@@ -218,3 +218,16 @@ TEST_F(EngineTrace, TextTablesShortenKernelNamesAndCsvKeepsThem) {
     ASSERT_EQ(csv.status, 0) << csv.err;
     EXPECT_NE(csv.out.find("at::native::FillFunctor<float>"), std::string::npos);
 }
+
+TEST_F(EngineTrace, ImportedRunKeepsTheBatchComposition) {
+    const std::string out = (dir_ / "imported.tokenscope").string();
+    Result r = cli("import " + trace_ + " --out " + out);
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto j = json_of("breakdown --json --steps " + out);
+    const auto& rows = j["runs"][0]["step_rows"];
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(kIterations));
+    EXPECT_EQ(rows[0]["phase"], "prefill");
+    EXPECT_EQ(rows[0]["batch"]["prefill_requests"], 2);
+    EXPECT_EQ(rows[0]["batch"]["prefill_tokens"], 256);
+    EXPECT_EQ(rows[kIterations - 1]["batch"]["decode_requests"], 8);
+}

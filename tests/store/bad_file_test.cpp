@@ -91,8 +91,8 @@ TEST(StoreBadFile, NewerSchemaVersion) {
     TempDir dir;
     std::string path = dir.file("future.tokenscope");
     StoreWriter(path).write_run(test::sample_run("r", 1));
-    run_sql(path, "PRAGMA user_version = 5;");
-    expect_open_error(path, "schema version 5 is newer than this build supports (4)");
+    run_sql(path, "PRAGMA user_version = 6;");
+    expect_open_error(path, "schema version 6 is newer than this build supports (5)");
 }
 
 TEST(StoreBadFile, UnknownRunIdIsAnErrorNotACrash) {

@@ -1,0 +1,74 @@
+// Store schema 5: an engine iteration's batch composition is kept with its step,
+// and files of version 4 (no batch columns) still open, migrated or read as they are.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "store/schema.h"
+#include "store/store_reader.h"
+#include "store/store_writer.h"
+#include "store_test_util.h"
+
+namespace tokenscope::store {
+namespace {
+
+using test::TempDir;
+
+void run_sql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(db);
+}
+
+trace::RunData iteration_run() {
+    trace::RunData run = test::sample_run("engine", 7);
+    trace::Step prefill{0, 0, trace::Phase::Prefill, 100, 900, 0};
+    prefill.batch = {2, 1536, 6, 6};
+    trace::Step decode{0, 1, trace::Phase::Iteration, 900, 1400, 0};
+    decode.batch = {0, -1, 32, -1};  // TensorRT-LLM gives no token counts
+    run.steps = {prefill, decode};
+    return run;
+}
+
+}  // namespace
+
+TEST(StoreStepBatch, CompositionRoundTrips) {
+    TempDir dir;
+    std::string path = dir.file("batch.tokenscope");
+    trace::RunData run = iteration_run();
+    std::int64_t id = StoreWriter(path).write_run(run);
+    StoreReader reader(path);
+    trace::RunData got = reader.load_run(id);
+    ASSERT_EQ(got.steps.size(), 2u);
+    EXPECT_EQ(got.steps[0].batch, (trace::BatchComposition{2, 1536, 6, 6}));
+    EXPECT_EQ(got.steps[1].batch, (trace::BatchComposition{0, -1, 32, -1}));
+    EXPECT_EQ(got.steps[0].phase, trace::Phase::Prefill);
+    std::vector<trace::Step> streamed;
+    reader.for_each_step(id, std::nullopt, [&](const trace::Step& s) { streamed.push_back(s); });
+    EXPECT_EQ(streamed, got.steps);
+}
+
+TEST(StoreStepBatch, Version4FileMigratesAndItsStepsHaveNoComposition) {
+    TempDir dir;
+    std::string path = dir.file("v4.tokenscope");
+    trace::RunData run = iteration_run();
+    std::int64_t id = StoreWriter(path).write_run(run);
+    // The file as version 4 wrote it: no batch columns.
+    run_sql(path,
+            "ALTER TABLE step DROP COLUMN prefill_requests; ALTER TABLE step DROP COLUMN "
+            "prefill_tokens; ALTER TABLE step DROP COLUMN decode_requests; ALTER TABLE step "
+            "DROP COLUMN decode_tokens; PRAGMA user_version = 4;");
+    StoreReader reader(path);
+    EXPECT_EQ(reader.schema_version(), kSchemaVersion);
+    trace::RunData got = reader.load_run(id);
+    ASSERT_EQ(got.steps.size(), 2u);
+    EXPECT_FALSE(got.steps[0].batch.known());
+    EXPECT_EQ(got.steps[0].start_ns, 100);
+    EXPECT_EQ(got.steps[1].end_ns, 1400);
+    // New steps in the migrated file keep theirs.
+    std::int64_t fresh = StoreWriter(path).write_run(iteration_run());
+    EXPECT_EQ(StoreReader(path).load_run(fresh).steps[1].batch.decode_requests, 32);
+}
+}  // namespace tokenscope::store
