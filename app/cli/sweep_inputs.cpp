@@ -5,7 +5,6 @@
 
 #include "arg_parser.h"
 #include "import/serving/serving_points.h"
-#include "store/store_reader.h"
 #include "store/sweep_store.h"
 
 namespace tokenscope::cli {
@@ -34,7 +33,7 @@ bool is_model_run(const std::string& workload_json) {
 }
 
 SweepInput load_file(const std::string& path, std::int64_t sweep_id) {
-    { store::StoreReader migrate(path); }  // brings an older file up to date first
+    // Read-only and as it is: a file older than the sweep tables simply has no sweep.
     store::SweepStore store(path, /*read_only=*/true);
     auto sweeps = store.sweeps();
     if (sweeps.empty()) throw UsageError{"sweep-report: " + path + ": the file holds no sweep"};

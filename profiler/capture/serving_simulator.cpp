@@ -153,19 +153,32 @@ std::int64_t ServingSimulator::simulate_iteration(const std::vector<ScheduledSli
 }
 
 void ServingSimulator::write_kernels(const BatchIteration& it, double stretch, std::int64_t t) {
-    auto put = [&](const kernels::KernelSpec& k) {
-        const std::int64_t d = cost_.stretched_ns(k, stretch);
-        auto a =
-            make_activity(trace::ActivityKind::Kernel, compute_lane_, kernel_name_(k), t, t + d);
-        a.flops = static_cast<float>(k.flops);
-        a.bytes = k.bytes();
-        writer_.add_activity(a);
-        t += d;
+    // Every block launches the same kernels for the same time: one template, its
+    // durations computed once per iteration, stamped out per block.
+    auto templates = [&](const std::vector<kernels::KernelSpec>& specs) {
+        std::vector<std::pair<trace::Activity, std::int64_t>> out;
+        out.reserve(specs.size());
+        for (const auto& k : specs) {
+            auto a =
+                make_activity(trace::ActivityKind::Kernel, compute_lane_, kernel_name_(k), 0, 0);
+            a.flops = static_cast<float>(k.flops);
+            a.bytes = k.bytes();
+            out.emplace_back(a, cost_.stretched_ns(k, stretch));
+        }
+        return out;
     };
-    for (const auto& k : it.prefix) put(k);
-    for (std::int64_t l = 0; l < it.layers; ++l)
-        for (const auto& k : it.layer) put(k);
-    for (const auto& k : it.suffix) put(k);
+    auto put = [&](const std::vector<std::pair<trace::Activity, std::int64_t>>& kernels) {
+        for (auto [a, d] : kernels) {
+            a.start_ns = t;
+            a.end_ns = t + d;
+            writer_.add_activity(a);
+            t += d;
+        }
+    };
+    put(templates(it.prefix));
+    const auto layer = templates(it.layer);
+    for (std::int64_t l = 0; l < it.layers; ++l) put(layer);
+    put(templates(it.suffix));
 }
 
 void ServingSimulator::add_step(std::int64_t request, std::int32_t index, trace::Phase phase,
