@@ -21,13 +21,22 @@ std::string join(const std::vector<std::string>& v) {
     return out;
 }
 
-capture::CaptureConfig config_from(const ArgParser& p) {
+// Without --preset each backend runs its own default shape, and says which.
+std::string preset_of(const ArgParser& p, const capture::Backend& backend) {
+    if (p.has("preset")) return p.get("preset");
+    std::string preset(backend.default_preset());
+    std::cerr << "tokenscope-cli run: preset " << preset << " (the " << backend.name()
+              << " backend's default; --preset to choose)\n";
+    return preset;
+}
+
+capture::CaptureConfig config_from(const ArgParser& p, const capture::Backend& backend) {
     capture::CaptureConfig c;
     c.gpu = p.get("gpu");
     if (!capture::find_gpu_preset(c.gpu))
         throw UsageError{"run: unknown GPU preset '" + c.gpu +
                          "' (known: " + join(capture::gpu_preset_names()) + ")"};
-    c.model = p.get("preset");
+    c.model = preset_of(p, backend);
     if (!kernels::find_model_preset(c.model))
         throw UsageError{"run: unknown workload preset '" + c.model +
                          "' (known: " + join(kernels::model_preset_names()) + ")"};
@@ -50,6 +59,7 @@ capture::CaptureConfig config_from(const ArgParser& p) {
         throw UsageError{"run: " + problem};
     c.run_name = p.get("name");
     c.pm_sampling = p.has("pm-sampling");
+    if (std::string why = backend.refusal(c); !why.empty()) throw UsageError{"run: " + why};
     return c;
 }
 
@@ -70,8 +80,9 @@ int cmd_run(const std::vector<std::string>& args) {
                 "labelled a model everywhere and never shown as a measurement.");
     p.option("backend", "NAME", "capture backend: " + join(capture::backend_names()), "model");
     p.option("gpu", "PRESET", "GPU preset: " + join(capture::gpu_preset_names()), "H100-SXM5");
-    p.option("preset", "SHAPE", "workload shape: " + join(kernels::model_preset_names()),
-             "llama-8b");
+    p.option("preset", "SHAPE",
+             "workload shape: " + join(kernels::model_preset_names()) +
+                 " (default: the backend's own, llama-8b; tiny for cpu)");
     p.option("batch", "N", "requests decoded together", "8");
     p.option("prompt", "N", "prompt length in tokens", "512");
     p.option("tokens", "N", "new tokens per request (the first comes from prefill)", "128");
@@ -99,7 +110,7 @@ int cmd_run(const std::vector<std::string>& args) {
         std::cerr << "tokenscope-cli run: " << a.reason << '\n';
         return kExitNoGpu;
     }
-    capture::CaptureConfig config = config_from(p);
+    capture::CaptureConfig config = config_from(p, *backend);
     const std::string out = p.get("out");
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
     store::StoreWriter store(out);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cell_text.h"
+
 namespace tokenscope::cli {
 
 TextTable::TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
@@ -29,6 +31,56 @@ bool looks_numeric(const std::string& s) {
            (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '+');
 }
 
+constexpr std::size_t kMinColumn = 12;
+
+// Natural column widths, then the widest columns narrowed (their cells wrap)
+// until the table fits `limit` columns or every column is at its minimum.
+std::vector<std::size_t> fitted_widths(const std::vector<std::string>& header,
+                                       const std::vector<std::vector<std::string>>& rows,
+                                       std::size_t limit) {
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t i = 0; i < header.size(); ++i) width[i] = display_width(header[i]);
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i < r.size(); ++i)
+            width[i] = std::max(width[i], display_width(r[i]));
+    auto total = [&] {
+        std::size_t t = 0;
+        for (auto w : width) t += w + 2;
+        return t > 2 ? t - 2 : 0;
+    };
+    while (total() > limit) {
+        auto widest = std::max_element(width.begin(), width.end());
+        if (*widest <= kMinColumn) break;
+        *widest = std::max(kMinColumn, *widest - std::min(*widest, total() - limit));
+    }
+    return width;
+}
+
+// One table row, as many lines as its tallest wrapped cell.
+void print_row(std::ostream& out, const std::vector<std::string>& r,
+               const std::vector<std::size_t>& width, bool is_header) {
+    std::vector<std::vector<std::string>> cells;
+    std::size_t height = 1;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        cells.push_back(wrap_text(r[i], width[i]));
+        height = std::max(height, cells.back().size());
+    }
+    for (std::size_t line = 0; line < height; ++line) {
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const std::string cell = line < cells[i].size() ? cells[i][line] : std::string();
+            std::size_t pad = width[i] - std::min(width[i], display_width(cell));
+            // Numbers right-aligned so digits line up; text left-aligned.
+            bool right = !is_header && i > 0 && cells[i].size() == 1 && looks_numeric(cell);
+            if (i) out << "  ";
+            if (right)
+                out << std::string(pad, ' ') << cell;
+            else
+                out << cell << (i + 1 < r.size() ? std::string(pad, ' ') : "");
+        }
+        out << '\n';
+    }
+}
+
 }  // namespace
 
 void TextTable::print(std::ostream& out, bool csv) const {
@@ -41,28 +93,20 @@ void TextTable::print(std::ostream& out, bool csv) const {
         for (const auto& r : rows_) line(r);
         return;
     }
-    std::vector<std::size_t> width(header_.size());
-    for (std::size_t i = 0; i < header_.size(); ++i) width[i] = header_[i].size();
-    for (const auto& r : rows_)
-        for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-    auto line = [&](const std::vector<std::string>& r, bool is_header) {
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            std::size_t pad = width[i] - r[i].size();
-            // Numbers right-aligned so digits line up; text left-aligned.
-            bool right = !is_header && i > 0 && looks_numeric(r[i]);
-            if (i) out << "  ";
-            if (right)
-                out << std::string(pad, ' ') << r[i];
-            else
-                out << r[i] << (i + 1 < r.size() ? std::string(pad, ' ') : "");
-        }
-        out << '\n';
+    auto safe = [](const std::vector<std::string>& r) {
+        std::vector<std::string> s;
+        for (const auto& cell : r) s.push_back(terminal_safe(cell));
+        return s;
     };
-    line(header_, true);
+    std::vector<std::string> header = safe(header_);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : rows_) rows.push_back(safe(r));
+    std::vector<std::size_t> width = fitted_widths(header, rows, terminal_columns());
+    print_row(out, header, width, true);
     std::size_t total = 0;
     for (auto w : width) total += w + 2;
     out << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
-    for (const auto& r : rows_) line(r, false);
+    for (const auto& r : rows) print_row(out, r, width, false);
 }
 
 }  // namespace tokenscope::cli

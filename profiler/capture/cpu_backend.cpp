@@ -1,5 +1,7 @@
 #include "cpu_backend.h"
 
+#include <stdexcept>
+
 #include "cpu_run_recorder.h"
 #include "cpu_run_spec.h"
 #include "kernels/cpu/reference_decoder.h"
@@ -37,6 +39,15 @@ void decode_run(const CpuRunSpec& spec, store::RunWriter& writer,
 }
 
 }  // namespace
+
+std::string CpuBackend::refusal(const CaptureConfig& config) const {
+    try {
+        (void)resolve_cpu_run(config);
+        return {};
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+}
 
 void CpuBackend::run(const CaptureConfig& config, store::RunWriter& writer,
                      const trace::ProgressFn& progress) {

@@ -13,6 +13,8 @@ class CpuBackend : public Backend {
   public:
     std::string_view name() const override { return "cpu"; }
     Availability available() const override { return {true, {}}; }
+    std::string_view default_preset() const override { return "tiny"; }
+    std::string refusal(const CaptureConfig& config) const override;
     void run(const CaptureConfig& config, store::RunWriter& writer,
              const trace::ProgressFn& progress) override;
 };

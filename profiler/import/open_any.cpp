@@ -5,6 +5,7 @@
 #include "file_source.h"
 #include "importer_registry.h"
 #include "store/schema.h"
+#include "store/store_error.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 
@@ -28,6 +29,10 @@ trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base
 std::vector<trace::RunData> read_store(const std::string& path, const trace::ProgressFn& progress) {
     store::StoreReader reader(path);
     auto runs = reader.runs();
+    if (runs.empty())
+        throw store::StoreError(path,
+                                "an empty Tokenscope file: the schema is there but it holds no "
+                                "run (nothing was ever written to it)");
     std::vector<trace::RunData> out;
     auto n = static_cast<std::int64_t>(runs.size());
     for (std::int64_t i = 0; i < n; ++i) {
@@ -55,6 +60,15 @@ std::vector<trace::RunData> open_any(const std::string& path, const ImportOption
         head = std::string(source.head(ImporterRegistry::kHeadBytes));
     }
     if (is_tokenscope_head(head)) return read_store(path, progress);
+    // A capture killed before its first checkpoint has its application_id (and
+    // every committed batch) only in the -wal: ask SQLite, which reads it.
+    if (head.starts_with(kSqliteMagic) && store::StoreReader::has_wal(path)) {
+        try {
+            return read_store(path, progress);
+        } catch (const store::ForeignFileError&) {
+            // another tool's database in WAL mode: its importer decides
+        }
+    }
     const Importer& importer = default_registry().pick(path);
     std::vector<trace::RunData> runs;
     runs.push_back(importer.import(path, options, progress));

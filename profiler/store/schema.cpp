@@ -231,7 +231,7 @@ int check_identity(const Connection& conn) {
     if (app == 0 && version == 0 && conn.query_int("SELECT count(*) FROM sqlite_master") == 0)
         return 0;
     if (app != kApplicationId)
-        throw StoreError(conn.path(), "not a Tokenscope file (application_id " + hex(app) +
+        throw ForeignFileError(conn.path(), "not a Tokenscope file (application_id " + hex(app) +
                                           ", expected " + hex(kApplicationId) + ")");
     if (version > kSchemaVersion)
         throw StoreError(conn.path(), "schema version " + std::to_string(version) +

@@ -173,7 +173,9 @@ void SqliteRunWriter::add_launch(const trace::KernelLaunch& launch) {
 void SqliteRunWriter::update_info(const trace::RunInfo& info) {
     begin_batch();
     rows_.update_run(info);
-    after_add();
+    // Committed at once: a capture killed before its first timed commit (a long
+    // prefill) must still name its backend, not read as a blank (model) run.
+    if (!single_) commit();
 }
 
 void SqliteRunWriter::poll() {

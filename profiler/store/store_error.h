@@ -10,4 +10,11 @@ public:
     using trace::FileError::FileError;
 };
 
+// A readable SQLite database that is not a Tokenscope file (another tool's
+// database, or an empty one): an opener may hand it to another importer.
+class ForeignFileError : public StoreError {
+  public:
+    using StoreError::StoreError;
+};
+
 }  // namespace tokenscope::store

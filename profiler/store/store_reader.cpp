@@ -13,6 +13,7 @@
 #include "schema.h"
 #include "statement.h"
 #include "store_error.h"
+#include "wal_copy.h"
 
 namespace tokenscope::store {
 namespace {
@@ -185,12 +186,12 @@ void add_incomplete_diagnostic(trace::RunData& run) {
 
 }  // namespace
 
-StoreReader::StoreReader(const std::string& path) : path_(path) {
+StoreReader::StoreReader(const std::string& path) : path_(path), open_path_(path) {
     detail::probe_file(path, /*allow_missing=*/false);
-    conn_ = std::make_unique<Connection>(path, /*read_only=*/true);
-    schema_version_ = detail::check_identity(*conn_);
+    open_connection();
     if (schema_version_ == 0)
-        throw StoreError(path, "not a Tokenscope file (empty SQLite database, application_id 0x0)");
+        throw ForeignFileError(path,
+                               "not a Tokenscope file (empty SQLite database, application_id 0x0)");
     if (schema_version_ < kSchemaVersion) migrate_or_read_as_is();
     has_launches_ = detail::has_launch_table(*conn_);
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
@@ -200,18 +201,50 @@ StoreReader::StoreReader(const std::string& path) : path_(path) {
 
 StoreReader::~StoreReader() = default;
 
+bool StoreReader::has_wal(const std::string& path) {
+    return detail::has_wal(path);
+}
+
+void StoreReader::open_connection() {
+    try {
+        conn_ = std::make_unique<Connection>(path_, /*read_only=*/true);
+        schema_version_ = detail::check_identity(*conn_);
+        return;
+    } catch (const ForeignFileError&) {
+        throw;
+    } catch (const StoreError&) {
+        conn_.reset();
+        if (!detail::has_wal(path_)) throw;
+    }
+    // The file has a -wal that SQLite could not read in place (no -shm can be
+    // made beside it): read a private copy, so every committed batch is seen and
+    // nothing is written next to the user's file.
+    try {
+        copy_ = std::make_unique<detail::WalCopy>(path_);
+        open_path_ = copy_->path();
+        conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true);
+        schema_version_ = detail::check_identity(*conn_);
+    } catch (const StoreError& e) {
+        conn_.reset();
+        copy_.reset();
+        if (dynamic_cast<const ForeignFileError*>(&e) != nullptr)
+            throw ForeignFileError(path_, e.problem());
+        throw StoreError(path_, e.problem());
+    }
+}
+
 void StoreReader::migrate_or_read_as_is() {
     // Migration needs a writable connection; the result is reopened read-only.
     conn_.reset();
     try {
-        Connection rw(path_, /*read_only=*/false);
+        Connection rw(open_path_, /*read_only=*/false);
         detail::migrate(rw);
     } catch (const StoreError&) {
         // Version 2 lacks only the launch table, which reads as empty; older
         // versions lack columns every query needs, so they must migrate.
         if (schema_version_ < 2) throw;
     }
-    conn_ = std::make_unique<Connection>(path_, /*read_only=*/true);
+    conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true);
     schema_version_ = detail::check_identity(*conn_);
 }
 

@@ -16,7 +16,8 @@ namespace tokenscope::store {
 
 namespace detail {
 class Connection;
-}
+class WalCopy;
+}  // namespace detail
 
 struct RunSummary {
     trace::RunInfo info;
@@ -30,8 +31,10 @@ struct RunSummary {
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,
 // inside one transaction). A version 2 file that cannot be migrated (read-only
 // media, another writer holding the lock) is read as it is, its runs without
-// kernel launches. Throws StoreError naming the file and the problem for
-// a missing, truncated, corrupt or foreign file.
+// kernel launches. A -wal beside the file (a capture running, or killed) is
+// read too, through a private copy where SQLite cannot index it in place.
+// Throws StoreError naming the file and the problem for a missing, truncated,
+// corrupt or foreign (ForeignFileError) file.
 class StoreReader {
   public:
     explicit StoreReader(const std::string& path);
@@ -51,15 +54,21 @@ class StoreReader {
     void for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,
                        const std::function<void(const trace::Step&)>& fn) const;
 
+    // FILE-wal exists and holds data: a capture is running, or was killed.
+    static bool has_wal(const std::string& path);
+
     int schema_version() const { return schema_version_; }
     // False for a version 2 file read without migrating: no run has launches.
     bool has_launches() const { return has_launches_; }
     const std::string& path() const { return path_; }
 
   private:
+    void open_connection();
     void migrate_or_read_as_is();
 
     std::string path_;
+    std::string open_path_;  // path_, or the private copy that reads its -wal
+    std::unique_ptr<detail::WalCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
     bool has_launches_ = false;

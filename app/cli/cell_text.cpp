@@ -1,0 +1,98 @@
+#include "cell_text.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace tokenscope::cli {
+namespace {
+
+constexpr std::size_t kDefaultColumns = 120;
+constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    auto b = static_cast<unsigned char>(s[i]);
+    std::size_t n = b < 0x80           ? 1
+                    : (b >> 5) == 0x6  ? 2
+                    : (b >> 4) == 0xE  ? 3
+                    : (b >> 3) == 0x1E ? 4
+                                       : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+    if (n == 2 && b < 0xC2) return 0;  // overlong
+    return n;
+}
+
+bool is_continuation(char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        auto b = static_cast<unsigned char>(text[i]);
+        if (b < 0x20 || b == 0x7F) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02X", b);
+            out += buf;
+            ++i;
+            continue;
+        }
+        std::size_t n = utf8_length(text, i);
+        if (n == 0) {
+            out += kReplacement;
+            ++i;
+            continue;
+        }
+        out.append(text.substr(i, n));
+        i += n;
+    }
+    return out;
+}
+
+std::size_t display_width(std::string_view text) {
+    std::size_t w = 0;
+    for (char c : text) w += is_continuation(c) ? 0 : 1;
+    return w;
+}
+
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
+    std::vector<std::string> lines;
+    if (width == 0) width = 1;
+    while (display_width(text) > width) {
+        // Byte offset of the first code point past `width` columns.
+        std::size_t cut = 0, cols = 0;
+        while (cut < text.size() && cols < width) {
+            ++cut;
+            while (cut < text.size() && is_continuation(text[cut])) ++cut;
+            ++cols;
+        }
+        std::size_t space = text.rfind(' ', cut);
+        bool at_space = space != std::string_view::npos && space > 0 && space >= cut / 2;
+        std::size_t end = at_space ? space : cut;
+        lines.emplace_back(text.substr(0, end));
+        text.remove_prefix(at_space ? end + 1 : end);
+    }
+    lines.emplace_back(text);
+    return lines;
+}
+
+std::size_t terminal_columns() {
+    if (const char* env = std::getenv("COLUMNS")) {
+        long v = std::strtol(env, nullptr, 10);
+        if (v >= 20 && v <= 10000) return static_cast<std::size_t>(v);
+    }
+    winsize ws{};
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return kDefaultColumns;
+}
+
+}  // namespace tokenscope::cli

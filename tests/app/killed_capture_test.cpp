@@ -1,0 +1,217 @@
+// Captures killed with SIGKILL at random moments, then opened the way a user
+// opens them: `tokenscope-cli info FILE --json`, the real binary. Every file
+// must open, name its real backend, hold what was committed and say that the
+// capture ended abnormally (a data_loss diagnostic). Also read from a directory
+// the reader cannot write to, where SQLite cannot index the -wal in place.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMoments = 20;
+
+struct Result {
+    int status = -1;
+    std::string out, err;
+};
+
+// stderr goes outside the test's directory, which may be read-only.
+Result run_shell(const std::string& command) {
+    Result r;
+    const std::string err_file =
+        (fs::temp_directory_path() / ("tokenscope_killed_err_" + std::to_string(getpid())))
+            .string();
+    FILE* pipe = popen((command + " 2>" + err_file).c_str(), "r");
+    if (!pipe) return r;
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+    int raw = pclose(pipe);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    std::ifstream in(err_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.err = ss.str();
+    return r;
+}
+
+// Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it after `delay`, or
+// once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
+// status (a run that finished first is reported, not hidden).
+int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
+                 std::uintmax_t wal_bytes = 0) {
+    std::vector<std::string> argv_s = {TOKENSCOPE_CLI, "run"};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) return -1;
+    if (wal_bytes == 0) {
+        std::this_thread::sleep_for(delay);
+    } else {
+        const std::string wal = args.back() + "-wal";
+        for (int i = 0; i < 1500; ++i) {
+            std::error_code ec;
+            if (fs::file_size(wal, ec) >= wal_bytes && !ec) break;
+            if (waitpid(pid, nullptr, WNOHANG) == pid) return 0;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+class KilledCapture : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("tokenscope_killed_" + std::to_string(getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(dir_, ec);
+    }
+
+    nlohmann::json info(const fs::path& file, const std::string& prefix = {}) {
+        Result r = run_shell(prefix + TOKENSCOPE_CLI + " info " + file.string() +
+                             " --json --progress none");
+        EXPECT_EQ(r.status, 0) << file << ": " << r.err;
+        if (r.status != 0) return {};
+        return nlohmann::json::parse(r.out);
+    }
+
+    // Kills a capture at kMoments random moments and checks each file.
+    void kill_at_random_moments(const std::vector<std::string>& args, const std::string& source) {
+        std::mt19937 rng(20261201);
+        std::uniform_int_distribution<int> ms(300, 1500);
+        int killed = 0;
+        for (int i = 0; i < kMoments; ++i) {
+            const fs::path file = dir_ / ("killed_" + std::to_string(i) + ".tokenscope");
+            std::vector<std::string> a = args;
+            a.insert(a.end(), {"--progress", "none", "--quiet", "--out", file.string()});
+            int status = run_and_kill(a, std::chrono::milliseconds(ms(rng)));
+            ASSERT_TRUE(fs::exists(file)) << "moment " << i;
+            if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ++killed;
+            check_killed(info(file), source, WIFSIGNALED(status), i);
+            for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(file.string() + suffix);
+        }
+        // The runs are long enough that nearly every one is still writing when killed.
+        EXPECT_GE(killed, kMoments - 2);
+    }
+
+    static void check_killed(const nlohmann::json& j, const std::string& source, bool was_killed,
+                             int moment) {
+        ASSERT_TRUE(j.contains("runs")) << j.dump();
+        ASSERT_EQ(j["runs"].size(), 1u) << "moment " << moment;
+        const auto& run = j["runs"][0];
+        EXPECT_EQ(run["source"], source) << "moment " << moment;
+        EXPECT_EQ(run["is_model"], source == "model");
+        EXPECT_FALSE(run["name"].get<std::string>().empty()) << "moment " << moment;
+        if (!was_killed) return;
+        EXPECT_FALSE(run["complete"]) << "moment " << moment;
+        bool data_loss = false;
+        for (const auto& d : run["diagnostics"])
+            data_loss |= d["severity"] == "data_loss" && d["name"] == "capture_incomplete";
+        EXPECT_TRUE(data_loss) << "moment " << moment << ": " << run["diagnostics"].dump();
+        EXPECT_FALSE(run["lanes"].empty()) << "moment " << moment;
+    }
+
+    fs::path dir_;
+};
+
+const std::vector<std::string> kCpuArgs = {"--backend", "cpu",  "--preset", "tiny", "--batch", "2",
+                                           "--tokens",  "2000", "--prompt", "16"};
+const std::vector<std::string> kModelArgs = {"--backend", "model", "--preset", "llama-70b",
+                                             "--batch",   "64",    "--tokens", "8000",
+                                             "--prompt",  "512"};
+
+TEST_F(KilledCapture, CpuBackendAtRandomMoments) {
+    kill_at_random_moments(kCpuArgs, "cpu");
+}
+
+TEST_F(KilledCapture, ModelBackendAtRandomMoments) {
+    kill_at_random_moments(kModelArgs, "model");
+}
+
+// Steps committed before the kill are all there: a later kill never has fewer.
+TEST_F(KilledCapture, LaterKillKeepsMoreCommittedSteps) {
+    std::vector<std::int64_t> steps;
+    for (std::uintmax_t kb : {256, 1024}) {
+        const fs::path file = dir_ / ("at_" + std::to_string(kb) + ".tokenscope");
+        std::vector<std::string> a = kCpuArgs;
+        a.insert(a.end(), {"--progress", "none", "--quiet", "--out", file.string()});
+        run_and_kill(a, {}, kb * 1024);
+        auto j = info(file);
+        ASSERT_TRUE(j.contains("runs"));
+        steps.push_back(j["runs"][0]["steps"].get<std::int64_t>());
+    }
+    EXPECT_GT(steps[1], steps[0]);
+    EXPECT_GT(steps[0], 0);
+}
+
+// Read by a user who cannot write next to the file (a read-only directory, a
+// -shm they do not own): the reader must use a private copy, not fail, and
+// leave the directory as it was.
+TEST_F(KilledCapture, OpensFromReadOnlyDirectory) {
+    const fs::path file = dir_ / "ro.tokenscope";
+    std::vector<std::string> a = kCpuArgs;
+    a.insert(a.end(), {"--progress", "none", "--quiet", "--out", file.string()});
+    run_and_kill(a, {}, 256 * 1024);
+    ASSERT_TRUE(fs::exists(file.string() + "-wal"));
+    fs::remove(file.string() + "-shm");
+    fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+    for (const char* f : {"ro.tokenscope", "ro.tokenscope-wal"})
+        fs::permissions(dir_ / f, fs::perms::owner_read | fs::perms::owner_write |
+                                      fs::perms::group_read | fs::perms::others_read);
+    // As root every directory is writable; run the reader as nobody where we can.
+    std::string prefix;
+    if (geteuid() == 0) {
+        ASSERT_EQ(run_shell("command -v setpriv").status, 0) << "setpriv (util-linux) needed";
+        prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    } else {
+        fs::permissions(dir_, fs::perms::owner_write, fs::perm_options::remove);
+    }
+    auto before = std::distance(fs::directory_iterator(dir_), fs::directory_iterator());
+    auto j = info(file, prefix);
+    check_killed(j, "cpu", true, 0);
+    EXPECT_GT(j["runs"][0]["steps"].get<std::int64_t>(), 0);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), before)
+        << "the reader wrote next to the user's file";
+}
+
+}  // namespace
