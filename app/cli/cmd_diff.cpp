@@ -23,7 +23,9 @@ int cmd_diff(const std::vector<std::string>& args) {
     p.option("heatmap-rows", "KEY", "delta heatmap rows (json): phase, request, position, kernel",
              "phase");
     p.option("heatmap-window", "W", "delta heatmap window (json)", "16steps");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("steps-from", "REGEX",
+             "foreign traces: ranges that define steps (default: the first iteration preset that "
+             "matches: vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, step N)");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 2) throw UsageError{"diff: needs exactly two files, A and B"};

@@ -15,7 +15,9 @@ int cmd_import(const std::vector<std::string>& args) {
                 "FILE, one run per input. The format is chosen by content. A bad input "
                 "leaves FILE as it was.");
     p.option("out", "FILE", "the .tokenscope file to add the runs to");
-    p.option("steps-from", "REGEX", "ranges (NVTX, user annotations) that define steps");
+    p.option("steps-from", "REGEX",
+             "ranges (NVTX, user annotations) that define steps (default: the first "
+             "iteration preset that matches: vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, step N)");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().empty()) throw UsageError{"import: no input given (see --help)"};
@@ -35,7 +37,9 @@ int cmd_export(const std::vector<std::string>& args) {
                 "chrome://tracing open: lanes named, API calls linked to kernels by flows.");
     p.option("chrome", "OUT", "the Chrome trace JSON file to write");
     p.option("run", "N|NAME", "the run of a multi-run file", "1");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("steps-from", "REGEX",
+             "foreign traces: ranges that define steps (default: the first iteration preset that "
+             "matches: vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, step N)");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 1) throw UsageError{"export: needs exactly one FILE"};

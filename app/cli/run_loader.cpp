@@ -38,7 +38,9 @@ std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::strin
 
 void add_input_options(ArgParser& p) {
     p.option("run", "N|NAME", "only this run of a multi-run file");
-    p.option("steps-from", "REGEX", "foreign traces: ranges that define steps");
+    p.option("steps-from", "REGEX",
+             "foreign traces: ranges that define steps (default: the first iteration preset that "
+             "matches: vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, step N)");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
 }
 
