@@ -130,7 +130,6 @@ std::optional<StepMarker> StepSelector::parse(std::string_view preset, std::stri
 int StepSelector::first_match(std::uint32_t name, const trace::RunData& run) {
     if (name >= match_of_name_.size()) {
         match_of_name_.resize(name + 1, -2);
-        marker_of_name_.resize(name + 1);
     }
     if (match_of_name_[name] != -2) return match_of_name_[name];
     const std::string text(run.strings.str(name));
@@ -182,7 +181,7 @@ std::vector<trace::Step> StepSelector::select(const std::vector<StepCandidate>& 
         if (k > 0 && candidates[used[k - 1]].start_ns == c.start_ns &&
             candidates[used[k - 1]].end_ns == c.end_ns)
             continue;
-        const StepMarker& m = marker_of_name_[c.name];
+        const StepMarker& m = marker_of_name_.at(c.name);
         trace::Step s{0, 0, trace::Phase::Iteration, c.start_ns, c.end_ns, 0};
         s.batch = m.batch;
         if (s.batch.has_prefill()) s.phase = trace::Phase::Prefill;

@@ -5,6 +5,7 @@
 #include <regex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "trace/run_data.h"
@@ -59,7 +60,7 @@ class StepSelector {
     std::string pattern_text_;
     std::regex pattern_;
     std::vector<std::int8_t> match_of_name_;  // per name id: -2 untested, -1 none, else rule
-    std::vector<StepMarker> marker_of_name_;
+    std::unordered_map<std::uint32_t, StepMarker> marker_of_name_;  // matched names only
 };
 
 }  // namespace tokenscope::import
