@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fleet/http_client.h"
 
@@ -29,14 +30,18 @@ inline constexpr const char* kPassword = "fleet-secret";
 inline constexpr const char* kPasswordHash =
     "$2b$04$PJb1EgygzPLW4W1Dgq8AMOHgh8Amlb9dUvb/mUCuSvQfOlGP1ZsAG";
 
+// TOKENSCOPE_FLEET_TOOLS_DIR, when set, is the only place looked in (to try the
+// message a machine without Prometheus gives).
 inline std::string find_tool(const std::string& name) {
-    for (const char* dir : {"/usr/bin", "/usr/local/bin", "/bin"}) {
+    std::vector<std::string> dirs = {"/usr/bin", "/usr/local/bin", "/bin"};
+    if (const char* only = std::getenv("TOKENSCOPE_FLEET_TOOLS_DIR")) dirs = {only};
+    for (const auto& dir : dirs) {
         const fs::path p = fs::path(dir) / name;
         if (fs::exists(p)) return p.string();
     }
-    throw std::runtime_error(name + " not found in /usr/bin: the fleet tests need a real " +
-                             "Prometheus; install Debian's 'prometheus' package " +
-                             "(packaging/install-deps.sh does)");
+    throw std::runtime_error(name + " not found in " + dirs.front() +
+                             ": the fleet tests need a real Prometheus; install Debian's "
+                             "'prometheus' package (packaging/install-deps.sh does)");
 }
 
 inline int free_port() {
