@@ -7,9 +7,11 @@
 // StoreError naming the file); any other exception escaping, a crash, a hang
 // or an allocation past the limits is a defect.
 
+#include <sqlite3.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -77,6 +79,74 @@ inline void nsys_case(std::string_view bytes) {
     });
 }
 
+// What the SQL of an nsys_sql input may do: build tables, views, triggers and
+// rows in its own file, nothing else (no ATTACH, PRAGMA or virtual tables).
+inline int only_building(void*, int action, const char*, const char*, const char*, const char*) {
+    switch (action) {
+        case SQLITE_CREATE_TABLE:
+        case SQLITE_CREATE_INDEX:
+        case SQLITE_CREATE_VIEW:
+        case SQLITE_CREATE_TRIGGER:
+        case SQLITE_DROP_TABLE:
+        case SQLITE_DROP_VIEW:
+        case SQLITE_INSERT:
+        case SQLITE_UPDATE:
+        case SQLITE_DELETE:
+        case SQLITE_READ:
+        case SQLITE_SELECT:
+        case SQLITE_FUNCTION:
+        case SQLITE_TRANSACTION:
+        case SQLITE_RECURSIVE:
+        case SQLITE_ALTER_TABLE:
+            return SQLITE_OK;
+        default:
+            return SQLITE_DENY;
+    }
+}
+
+// Runs each statement of `sql` on a fresh database at `path`, skipping those
+// that fail; bounded in value sizes and VM steps so an input stays fast.
+inline void build_database(const std::string& path, std::string sql) {
+    for (char& c : sql) c = c == '\0' ? ' ' : c;
+    std::string lower = sql;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("vacuum") != std::string::npos) return;  // VACUUM INTO writes other files
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) throw std::runtime_error("open " + path);
+    sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", nullptr, nullptr,
+                 nullptr);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 20);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_set_authorizer(db, only_building, nullptr);
+    int budget = 200;  // progress callbacks of 1000 VM steps each
+    sqlite3_progress_handler(
+        db, 1000, [](void* b) -> int { return --*static_cast<int*>(b) < 0 ? 1 : 0; }, &budget);
+    const char* next = sql.c_str();
+    while (*next != '\0' && budget >= 0) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, next, -1, &st, &next) != SQLITE_OK) break;
+        while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+}
+
+// Structure-aware Nsight Systems input: SQL that builds the export, so
+// mutations reach the importer's handling of odd values (NULLs, huge or
+// negative numbers, text for integers, dangling ids), not only broken pages.
+inline void nsys_sql_case(std::string_view sql) {
+    static InputFile file("nsys_sql.sqlite");
+    const std::string& path = file.write({});
+    build_database(path, std::string(sql));
+    import::NsysImporter importer;
+    std::string head(100, '\0');
+    std::ifstream(path, std::ios::binary).read(head.data(), 100);
+    expect_clean_failure([&] {
+        if (importer.accepts_file(path, head)) (void)importer.import(path, {}, {});
+    });
+}
+
 inline void kineto_file_case(const std::string& path) {
     expect_clean_failure([&] { (void)import::KinetoImporter().import_with_launches(path, {}); });
 }
@@ -131,11 +201,9 @@ inline void store_case(std::string_view bytes) {
 // Every target by name: the regression test replays tests/fuzz/regressions/<name>/.
 inline const std::map<std::string, std::function<void(std::string_view)>>& cases() {
     static const std::map<std::string, std::function<void(std::string_view)>> all = {
-        {"nsys", nsys_case},
-        {"kineto", kineto_case},
-        {"kineto_gzip", kineto_gzip_case},
-        {"serving", serving_case},
-        {"store", store_case}};
+        {"nsys", nsys_case},       {"nsys_sql", nsys_sql_case},
+        {"kineto", kineto_case},   {"kineto_gzip", kineto_gzip_case},
+        {"serving", serving_case}, {"store", store_case}};
     return all;
 }
 

@@ -5,14 +5,14 @@
 # leaks, trips ASan or UBSan, runs one input longer than -timeout, or takes
 # more memory than -rss_limit_mb / -malloc_limit_mb. Prints executions per
 # second per target; TOKENSCOPE_FUZZ_STATS=FILE also writes them there.
-# Usage: tests/fuzz/run.sh SECONDS [TARGET...]   (targets: nsys kineto kineto_gzip serving store)
+# Usage: tests/fuzz/run.sh SECONDS [TARGET...]   (targets: nsys nsys_sql kineto kineto_gzip serving store)
 # Findings land in $TOKENSCOPE_FUZZ_OUT (default build/fuzz/findings).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(nsys kineto kineto_gzip serving store)
+[ ${#targets[@]} -gt 0 ] || targets=(nsys nsys_sql kineto kineto_gzip serving store)
 fixtures=${TOKENSCOPE_FIXTURES_DIR:-$PWD/../shared/fixtures}
 build=build/fuzz
 findings=${TOKENSCOPE_FUZZ_OUT:-$build/findings}
@@ -28,8 +28,8 @@ mkdir -p "$findings"
 
 # SQLite files need room for a schema and a few pages; JSON inputs stay small
 # so each execution is fast.
-declare -A max_len=([nsys]=65536 [store]=65536 [kineto]=65536 [kineto_gzip]=32768 [serving]=16384)
-declare -A dict=([nsys]=nsys [store]=store [kineto]=kineto [kineto_gzip]=kineto [serving]=serving)
+declare -A max_len=([nsys]=65536 [nsys_sql]=32768 [store]=65536 [kineto]=65536 [kineto_gzip]=32768 [serving]=16384)
+declare -A dict=([nsys]=nsys [nsys_sql]=nsys [store]=store [kineto]=kineto [kineto_gzip]=kineto [serving]=serving)
 limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10)
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -1,15 +1,28 @@
 #include "device_table.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 #include <utility>
 
 namespace tokenscope::import::kineto {
 namespace {
 
+// A float outside an integer T's range ("numSms": 1e300) gives the fallback:
+// converting it would be undefined behaviour (found by fuzzing). NaN fails both tests.
 template <typename T>
 T number_or(const nlohmann::json& j, const char* key, T fallback) {
     auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<T>() : fallback;
+    if (it == j.end() || !it->is_number()) return fallback;
+    if constexpr (std::is_integral_v<T>) {
+        if (it->is_number_float()) {
+            double v = it->get<double>();
+            constexpr double kMin = static_cast<double>(std::numeric_limits<T>::min());
+            constexpr double kEnd = -kMin;  // 2^63 or 2^31: the first value out of range
+            return v >= kMin && v < kEnd ? static_cast<T>(v) : fallback;
+        }
+    }
+    return it->get<T>();
 }
 
 }  // namespace

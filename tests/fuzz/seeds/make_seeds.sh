@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 dir=$1
 fixtures=$2
-mkdir -p "$dir"/{nsys,kineto,kineto_gzip,serving,store}
+mkdir -p "$dir"/{nsys,nsys_sql,kineto,kineto_gzip,serving,store}
 
 # Copies src to dst keeping `rows` rows of each table matching the regex
 # `keep`, every row of those matching `whole`, dropping the other tables; runs
@@ -40,6 +40,9 @@ if [ -f "$nsys_fixture" ]; then
     for rows in 2 8; do
         shrink_sqlite "$nsys_fixture" "$dir/nsys/cloverleaf-$rows.sqlite" "$nsys_tables" \
             '^StringIds$' $rows "$used"
+        # The same as SQL for nsys_sql, without comments, padding and PRAGMAs.
+        sqlite3 "$dir/nsys/cloverleaf-$rows.sqlite" .dump | grep -v '^PRAGMA' |
+            sed -e 's/ *--.*$//' -e 's/  */ /g' >"$dir/nsys_sql/cloverleaf-$rows.sql"
     done
 fi
 for f in "$root"/resources/*.tokenscope; do
@@ -61,6 +64,7 @@ done
 cp "$here"/kineto/* "$dir/kineto/" 2>/dev/null || true
 cp "$here"/kineto/* "$dir/kineto_gzip/" 2>/dev/null || true
 cp "$here"/serving/* "$dir/serving/" 2>/dev/null || true
-for t in nsys kineto kineto_gzip serving store; do
+cp "$here"/nsys_sql/* "$dir/nsys_sql/" 2>/dev/null || true
+for t in nsys nsys_sql kineto kineto_gzip serving store; do
     cp "$here/../regressions/$t"/* "$dir/$t/" 2>/dev/null || true
 done
