@@ -1,4 +1,5 @@
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -112,7 +113,8 @@ std::string describe(const capture::PointParams& params, const Plan& plan) {
 }
 
 // Every point resolves before the first run, so a typo fails at once, not hours in.
-std::vector<capture::PointConfig> resolve_all(const Plan& plan, const capture::SweepGrid& grid) {
+std::vector<capture::PointConfig> resolve_all(const Plan& plan, const capture::SweepGrid& grid,
+                                              const capture::Backend& backend) {
     std::vector<capture::PointConfig> out;
     for (std::int64_t i = 0; i < grid.size(); ++i) {
         const auto params = params_of(plan, grid, i);
@@ -120,6 +122,9 @@ std::vector<capture::PointConfig> resolve_all(const Plan& plan, const capture::S
             out.push_back(capture::resolve_point(params));
             capture::resolve_model_run(out.back().capture);  // shape, GPU and decode config
             if (out.back().serving) capture::validate_serving_config(*out.back().serving);
+            const std::string refusal =
+                out.back().serving ? std::string() : backend.refusal(out.back().capture);
+            if (!refusal.empty()) throw std::invalid_argument(refusal);
         } catch (const std::invalid_argument& e) {
             throw UsageError{"sweep: point " + describe(params, plan) + ": " + e.what()};
         }
@@ -180,22 +185,26 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (!p.has("out")) throw UsageError{"sweep: --out FILE is required"};
     Job job;
     job.out = p.get("out");
-    store::SweepStore sweeps(job.out, /*read_only=*/false);
+    // A new sweep touches FILE only once every point resolved; --resume reads it first.
+    std::unique_ptr<store::SweepStore> store_for_resume;
     std::vector<std::string> sweep_args = args;
     if (p.has("resume")) {
-        auto all = sweeps.sweeps();
+        store_for_resume = std::make_unique<store::SweepStore>(job.out, /*read_only=*/false);
+        auto all = store_for_resume->sweeps();
         if (all.empty()) throw UsageError{"sweep: " + job.out + ": no sweep to resume"};
         job.sweep_id = all.back().id;
         sweep_args = nlohmann::json::parse(all.back().spec_json).at("args");
     }
     ArgParser sp = make_parser();  // the stored arguments give the same grid again
     sp.parse(sweep_args);
-    const Plan plan = plan_from(sp);
-    capture::SweepGrid grid(plan.axes);
-    const auto configs = resolve_all(plan, grid);
     job.backend = sp.get("backend");
     auto backend = capture::make_backend(job.backend);
     if (!backend) throw UsageError{"sweep: unknown backend '" + job.backend + "'"};
+    Plan plan = plan_from(sp);
+    // The backend's own default shape (the cpu backend cannot hold llama-8b).
+    if (!sp.has("preset")) plan.fixed["preset"] = std::string(backend->default_preset());
+    capture::SweepGrid grid(plan.axes);
+    const auto configs = resolve_all(plan, grid, *backend);
     if (auto a = backend->available(); !a.ok) {
         std::cerr << "tokenscope-cli sweep: " << a.reason << '\n';
         return kExitNoGpu;
@@ -204,6 +213,9 @@ int cmd_sweep(const std::vector<std::string>& args) {
     job.repeats = sp.get_int("repeats");
     if (job.warmup < 0 || job.repeats < 1) throw UsageError{"sweep: --warmup >= 0, --repeats >= 1"};
     job.seed = static_cast<std::uint64_t>(sp.get_int("seed"));
+    if (!store_for_resume)
+        store_for_resume = std::make_unique<store::SweepStore>(job.out, /*read_only=*/false);
+    store::SweepStore& sweeps = *store_for_resume;
     if (job.sweep_id == 0) job.sweep_id = new_sweep(sweeps, sweep_args, sp, plan);
 
     std::set<std::pair<std::int64_t, std::int64_t>> done;

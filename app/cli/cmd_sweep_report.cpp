@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 
@@ -5,6 +6,7 @@
 #include "capture/sweep_point.h"
 #include "commands.h"
 #include "run_loader.h"
+#include "sweep_image_export.h"
 #include "sweep_report.h"
 
 namespace tokenscope::cli {
@@ -17,6 +19,17 @@ std::optional<std::int64_t> bound(const ArgParser& p, const std::string& name) {
     } catch (const std::invalid_argument& e) {
         throw UsageError{"sweep-report: --" + name + ": " + e.what()};
     }
+}
+
+void export_images(const ArgParser& p, const SweepReport& r) {
+    int w = 0, h = 0;
+    char x = 0;
+    const std::string size = p.get("size");
+    if (std::sscanf(size.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0)
+        throw UsageError{"sweep-report: --size expects WxH such as 1600x900, got '" + size + "'"};
+    for (const char* kind : {"grid", "pareto", "knee"})
+        if (p.has(kind))
+            export_sweep_image(r, kind, p.get(kind), w, h, static_cast<int>(p.get_int("dpi")));
 }
 
 }  // namespace
@@ -35,6 +48,11 @@ int cmd_sweep_report(const std::vector<std::string>& args) {
     p.option("y", "FIGURE", "y of the curve: ttft_p99, tpot_p50, e2e_p90, ...", "ttft_p99");
     p.flag("json", "JSON output (times in ns)");
     p.flag("csv", "the point table as CSV, with spreads");
+    p.option("grid", "FILE", "save the SLA-attainment grid (batch x prompt) as PNG, SVG or PDF");
+    p.option("pareto", "FILE", "save the Pareto plot with the frontier, fit and knee");
+    p.option("knee", "FILE", "save the curve with its chord and Kneedle knee");
+    p.option("size", "WxH", "image size in pixels", "1600x900");
+    p.option("dpi", "N", "image resolution", "96");
     if (!parse_or_help(p, args)) return kExitOk;
     SweepReport r;
     r.input = load_sweep_input(p.positionals(), p.get_int("sweep"));
@@ -43,6 +61,7 @@ int cmd_sweep_report(const std::vector<std::string>& args) {
     r.points = analysis::summarize_sweep(r.input.points, r.sla);
     const std::string x = p.has("x") ? p.get("x") : default_x(r);
     r.curve = analysis::sweep_curve(r.points, x, p.get("y"));
+    export_images(p, r);
     if (p.has("json"))
         std::cout << sweep_json(r).dump(2) << '\n';
     else if (p.has("csv"))

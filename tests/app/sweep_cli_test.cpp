@@ -93,6 +93,45 @@ TEST(SweepCli, GridRepeatsAndWarmupsAreCounted) {
     EXPECT_EQ(j["axes"], nlohmann::json({"batch", "prompt"}));
 }
 
+// Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian); 0 if not a PNG.
+std::pair<std::uint32_t, std::uint32_t> png_size(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char b[24] = {};
+    in.read(reinterpret_cast<char*>(b), sizeof b);
+    if (in.gcount() != 24 || b[1] != 'P' || b[2] != 'N' || b[3] != 'G') return {0, 0};
+    auto be = [&](int i) {
+        return (std::uint32_t{b[i]} << 24) | (std::uint32_t{b[i + 1]} << 16) |
+               (std::uint32_t{b[i + 2]} << 8) | b[i + 3];
+    };
+    return {be(16), be(20)};
+}
+
+TEST(SweepCli, ImagesOfTheGridParetoAndKnee) {
+    const std::string file = (temp_dir() / "images.tokenscope").string();
+    ASSERT_EQ(cli("sweep --out " + file +
+                  " --preset tiny --batch 1,2 --prompt 8,16 --tokens 4 --warmup 0 --repeats 1 "
+                  "--progress none")
+                  .status,
+              0);
+    const auto dir = temp_dir();
+    Result r = cli("sweep-report " + file + " --sla-ttft 1s --x prompt --grid " +
+                   (dir / "g.png").string() + " --pareto " + (dir / "p.png").string() + " --knee " +
+                   (dir / "k.png").string() + " --size 800x600");
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* name : {"g.png", "p.png", "k.png"})
+        EXPECT_EQ(png_size(dir / name), (std::pair<std::uint32_t, std::uint32_t>{800, 600}))
+            << name;
+    const std::string qps = (temp_dir() / "images_qps.tokenscope").string();
+    ASSERT_EQ(cli("sweep --out " + qps +
+                  " --preset tiny --qps 1,2 --duration 1s --prompt 8 --tokens 4 --warmup 0 "
+                  "--repeats 1 --progress none")
+                  .status,
+              0);
+    Result e = cli("sweep-report " + qps + " --grid " + (dir / "none.png").string());
+    EXPECT_EQ(e.status, 1);
+    EXPECT_NE(e.err.find("no batch and prompt axes"), std::string::npos) << e.err;
+}
+
 TEST(SweepCli, AdditiveRangesAndBadGridsAreUsageErrors) {
     const std::string file = (temp_dir() / "qps.tokenscope").string();
     Result r = cli("sweep --out " + file +
@@ -104,11 +143,12 @@ TEST(SweepCli, AdditiveRangesAndBadGridsAreUsageErrors) {
     for (const auto& p : j["points"]) qps.push_back(p["params"]["qps"].get<double>());
     EXPECT_EQ(qps, (std::vector<double>{1, 4, 7}));
     for (const char* bad : {"--batch 8:1:x2", "--batch 1:8:x1", "--batch 1,,2", "--qps 1:5:-1",
-                            "--strategy beam:x", "--batch 0"}) {
+                            "--strategy beam:x", "--batch 0", "--backend cpu --preset llama-8b"}) {
         Result e = cli("sweep --out " + (temp_dir() / "bad.tokenscope").string() +
                        " --preset tiny --progress none " + bad);
         EXPECT_EQ(e.status, 1) << bad << ": " << e.err;
         EXPECT_NE(e.err.find("sweep"), std::string::npos) << e.err;
+        EXPECT_FALSE(fs::exists(temp_dir() / "bad.tokenscope")) << bad << ": file touched";
     }
 }
 

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+#include "sweep_report.h"
+
+namespace tokenscope::cli {
+
+// Saves the report's grid, Pareto or knee view with the GUI's plot code
+// (ui::SweepPlot), headless; the format follows the extension (.png, .svg, .pdf).
+// Throws UsageError naming the file and the problem.
+void export_sweep_image(const SweepReport& report, const std::string& kind, const std::string& path,
+                        int width, int height, int dpi);
+
+}  // namespace tokenscope::cli
