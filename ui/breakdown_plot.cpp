@@ -28,10 +28,16 @@ BreakdownPlot::BreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
     floor_->setName(tr("ITL floor (roofline)"));
     floor_->setLineStyle(QCPGraph::lsStepCenter);
     floor_->setPen(QPen(QColor(0xCC, 0x00, 0x33), 2, Qt::DashLine));
-    xAxis->setLabel(tr("step"));
+    xAxis->setLabel(tr("step (in run order)"));
     xAxis->grid()->setVisible(false);
+    // The legend sits in its own row under the plot: inside the axis rect it
+    // covered the last bars.
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(4);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -41,11 +47,40 @@ BreakdownPlot::BreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
 }
 
 void BreakdownPlot::setSteps(std::vector<analysis::StepAttribution> steps,
-                             std::vector<std::int64_t> floors_ns, const QString& title) {
+                             std::vector<std::int64_t> floors_ns, const QString& title,
+                             std::vector<trace::Phase> phases) {
     steps_ = std::move(steps);
     floors_ = std::move(floors_ns);
+    phases_ = std::move(phases);
     title_->setText(title);
     refill();
+}
+
+void BreakdownPlot::setPhaseFilter(std::optional<trace::Phase> phase) {
+    filter_ = phase;
+    refill();
+}
+
+std::optional<trace::Phase> BreakdownPlot::defaultFilter(
+    const std::vector<analysis::StepAttribution>& steps, const std::vector<trace::Phase>& phases) {
+    constexpr double kDwarfs = 10.0;
+    std::vector<std::int64_t> decode;
+    std::int64_t longest_prefill = 0;
+    for (std::size_t i = 0; i < steps.size() && i < phases.size(); ++i) {
+        const std::int64_t d = steps[i].end_ns - steps[i].start_ns;
+        if (phases[i] == trace::Phase::Decode) decode.push_back(d);
+        if (phases[i] == trace::Phase::Prefill) longest_prefill = std::max(longest_prefill, d);
+    }
+    if (decode.empty() || longest_prefill == 0) return std::nullopt;
+    auto mid = decode.begin() + static_cast<std::ptrdiff_t>(decode.size() / 2);
+    std::nth_element(decode.begin(), mid, decode.end());
+    if (static_cast<double>(longest_prefill) <= kDwarfs * static_cast<double>(*mid))
+        return std::nullopt;
+    return trace::Phase::Decode;
+}
+
+double BreakdownPlot::axisTop() const {
+    return yAxis->range().upper;
 }
 
 void BreakdownPlot::clear(const QString& title) {
@@ -63,24 +98,30 @@ QString BreakdownPlot::title() const {
 
 void BreakdownPlot::refill() {
     const double per = TimeFormat::ns_per_unit(unit_);
-    const int n = static_cast<int>(steps_.size());
+    // Indices of the steps shown, in run order.
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < steps_.size(); ++i)
+        if (!filter_ || (i < phases_.size() && phases_[i] == *filter_)) shown.push_back(i);
+    const int n = static_cast<int>(shown.size());
+    shown_ = n;
     QVector<double> keys(n);
     for (int i = 0; i < n; ++i) keys[i] = i;
     double top = 0;
     for (std::size_t c = 0; c < analysis::kCategoryCount; ++c) {
         QVector<double> values(n);
-        for (int i = 0; i < n; ++i)
-            values[i] = steps_[static_cast<std::size_t>(i)].assigned[c] / per;
+        for (int i = 0; i < n; ++i) values[i] = steps_[shown[std::size_t(i)]].assigned[c] / per;
         bars_[c]->setData(keys, values, true);
     }
-    for (const auto& s : steps_) top = std::max(top, (s.end_ns - s.start_ns) / per);
+    for (std::size_t i : shown) top = std::max(top, (steps_[i].end_ns - steps_[i].start_ns) / per);
     QVector<double> fkeys, fvalues;
-    for (int i = 0; i < n && i < static_cast<int>(floors_.size()); ++i)
-        if (floors_[static_cast<std::size_t>(i)] > 0) {
+    for (int i = 0; i < n; ++i) {
+        const std::size_t k = shown[std::size_t(i)];
+        if (k < floors_.size() && floors_[k] > 0) {
             fkeys << i;
-            fvalues << floors_[static_cast<std::size_t>(i)] / per;
+            fvalues << floors_[k] / per;
             top = std::max(top, fvalues.back());
         }
+    }
     floor_->setData(fkeys, fvalues, true);
     floor_->setVisible(!fkeys.isEmpty());
     if (floor_->visible())

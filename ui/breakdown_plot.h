@@ -3,11 +3,13 @@
 #include <qcustomplot.h>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "analysis/attribution.h"
 #include "analysis/category.h"
 #include "time_format.h"
+#include "trace/step.h"
 
 namespace tokenscope::ui {
 
@@ -19,9 +21,22 @@ class BreakdownPlot : public QCustomPlot {
   public:
     explicit BreakdownPlot(QWidget* parent = nullptr);
 
-    // `floors_ns[i]` is run.steps[i].floor_ns (0 = unknown).
+    // `floors_ns[i]` is run.steps[i].floor_ns (0 = unknown), `phases[i]` its
+    // phase (empty: the phase filter has nothing to filter).
     void setSteps(std::vector<analysis::StepAttribution> steps, std::vector<std::int64_t> floors_ns,
-                  const QString& title);
+                  const QString& title, std::vector<trace::Phase> phases = {});
+    // Only steps of this phase (nullopt: all). A 570 ms prefill step next to
+    // 6 ms decode steps flattens them on one linear axis; showing decode alone
+    // scales the axis to them, and the prefill is one choice away.
+    void setPhaseFilter(std::optional<trace::Phase> phase);
+    std::optional<trace::Phase> phaseFilter() const { return filter_; }
+    // Decode when the run has prefill steps over 10x its median decode step,
+    // else all steps.
+    static std::optional<trace::Phase> defaultFilter(
+        const std::vector<analysis::StepAttribution>& steps,
+        const std::vector<trace::Phase>& phases);
+    int shownSteps() const { return shown_; }
+    double axisTop() const;
     void clear(const QString& title);
     void setUnit(TimeUnit unit);
 
@@ -42,6 +57,9 @@ class BreakdownPlot : public QCustomPlot {
     QCPTextElement* title_;
     std::vector<analysis::StepAttribution> steps_;
     std::vector<std::int64_t> floors_;
+    std::vector<trace::Phase> phases_;
+    std::optional<trace::Phase> filter_;
+    int shown_ = 0;
     TimeUnit unit_ = TimeUnit::Milliseconds;
 };
 

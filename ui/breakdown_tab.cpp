@@ -1,5 +1,6 @@
 #include "breakdown_tab.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -7,6 +8,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -50,7 +52,15 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       rules_(new VerdictRuleModel(this)),
       verdict_(new QLabel(this)),
       export_(new QPushButton(tr("&Export…"), this)),
+      phase_filter_(new QComboBox(this)),
       query_(new BackgroundQuery(this)) {
+    phase_filter_->setObjectName(QStringLiteral("breakdownPhaseFilter"));
+    phase_filter_->addItem(tr("All steps"), -1);
+    phase_filter_->addItem(tr("Decode steps"), int(trace::Phase::Decode));
+    phase_filter_->addItem(tr("Prefill steps"), int(trace::Phase::Prefill));
+    phase_filter_->setToolTip(
+        tr("Which steps the plot shows; the axis scales to them (long prefill "
+           "steps would flatten the decode steps)"));
     verdict_->setWordWrap(true);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bottom = new QWidget(this);
@@ -66,11 +76,19 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     split->setStretchFactor(1, 1);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Drag to pan, wheel to zoom the steps."), this), 1);
+    bar->addWidget(new QLabel(tr("&Show:"), this));
+    static_cast<QLabel*>(bar->itemAt(bar->count() - 1)->widget())->setBuddy(phase_filter_);
+    bar->addWidget(phase_filter_);
     bar->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
     connect(export_, &QPushButton::clicked, this, &BreakdownTab::exportPlot);
+    connect(phase_filter_, &QComboBox::currentIndexChanged, this, [this] {
+        const int v = phase_filter_->currentData().toInt();
+        plot_->setPhaseFilter(v < 0 ? std::nullopt
+                                    : std::optional<trace::Phase>(static_cast<trace::Phase>(v)));
+    });
     connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
@@ -144,10 +162,21 @@ void BreakdownTab::show(const Result& result) {
         return;
     }
     std::vector<std::int64_t> floors;
+    std::vector<trace::Phase> phases;
     floors.reserve(run_.data->steps.size());
-    for (const auto& s : run_.data->steps) floors.push_back(s.floor_ns);
+    for (const auto& s : run_.data->steps) {
+        floors.push_back(s.floor_ns);
+        phases.push_back(s.phase);
+    }
+    const auto filter = BreakdownPlot::defaultFilter(result.steps, phases);
+    {
+        const QSignalBlocker block(phase_filter_);
+        phase_filter_->setCurrentIndex(phase_filter_->findData(filter ? int(*filter) : -1));
+    }
+    plot_->setPhaseFilter(filter);
     plot_->setSteps(result.steps, std::move(floors),
-                    tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)));
+                    tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)),
+                    std::move(phases));
     phases_->setPhases(result.assessment.phases);
     rules_->setRules(result.assessment.verdict.rules);
     assessment_ = result.assessment;

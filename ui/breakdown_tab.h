@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <optional>
 #include <vector>
 
 #include "analysis/attribution.h"
@@ -10,6 +11,8 @@
 class QLabel;
 class QPushButton;
 class QTableView;
+
+class QComboBox;
 
 namespace tokenscope::ui {
 
@@ -59,6 +62,7 @@ class BreakdownTab : public RunTab {
     VerdictRuleModel* rules_;
     QLabel* verdict_;
     QPushButton* export_;
+    QComboBox* phase_filter_;  // objectName "breakdownPhaseFilter"
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
     BackgroundQuery* query_;

@@ -82,7 +82,6 @@ CompareTab::CompareTab(QWidget* parent)
       kernels_(new KernelDeltaModel(this)),
       kernel_proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)) {
-    controls_->restore(kSettingsGroup);
     empty_->setWordWrap(true);
     empty_->setAlignment(Qt::AlignCenter);
     empty_->setText(
@@ -116,7 +115,7 @@ CompareTab::CompareTab(QWidget* parent)
     connect(swap_, &QPushButton::clicked, this, &CompareTab::swap);
     connect(export_, &QPushButton::clicked, this, &CompareTab::exportPlot);
     connect(controls_, &HeatmapControls::specChanged, this, [this] {
-        controls_->save(kSettingsGroup);
+        controls_->saveChoice();
         recompute();
     });
     connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
@@ -169,6 +168,7 @@ void CompareTab::setUnit(TimeUnit unit) {
 void CompareTab::compare(const OpenRun& a, const OpenRun& b) {
     a_ = a;
     b_ = b;
+    if (a_.valid()) controls_->fitToRun(*a_.data, kSettingsGroup);
     recompute();
 }
 

@@ -8,6 +8,8 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 
+#include "analysis/run_kind.h"
+
 namespace tokenscope::ui {
 namespace {
 
@@ -52,17 +54,18 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     rows_->addItem(tr("Request"), int(HeatmapRows::Request));
     rows_->addItem(tr("Token position"), int(HeatmapRows::Position));
     rows_->addItem(tr("Requests in flight"), int(HeatmapRows::Concurrency));
+    rows_->addItem(tr("Batch composition"), int(HeatmapRows::Batch));
     rows_->addItem(tr("Kernel (top N)"), int(HeatmapRows::Kernel));
     rows_->addItem(tr("Lane"), int(HeatmapRows::Lane));
-    rows_->addItem(tr("Batch composition"), int(HeatmapRows::Batch));
     window_->setRange(1, 1'000'000);
     for (const auto& [name, per] : kUnits) window_unit_->addItem(QString::fromLatin1(name), per);
     top_n_->setRange(1, 500);
     sla_windows_->setRange(0, 100'000);
-    sla_windows_->setSpecialValueText(tr("all"));
+    sla_windows_->setSpecialValueText(tr("half"));
     sla_windows_->setToolTip(
-        tr("Calibrate each row's SLA on its first N windows (all: every "
-           "window, which can never flag a recalibration)"));
+        tr("Calibrate each row's SLA on its first N windows, the baseline (half: "
+           "the first half); only windows after the baseline are flagged for "
+           "recalibration"));
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -83,7 +86,7 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     analysis::HeatmapSpec defaults;
     defaults.window = analysis::WindowKind::Steps;
     defaults.window_size = 16;
-    setSpec(defaults);
+    applySpec(defaults);
     auto changed = [this] {
         if (!quiet_) emit specChanged();
     };
@@ -112,6 +115,11 @@ analysis::HeatmapSpec HeatmapControls::spec() const {
 }
 
 void HeatmapControls::setSpec(const analysis::HeatmapSpec& s) {
+    pinned_ = true;
+    applySpec(s);
+}
+
+void HeatmapControls::applySpec(const analysis::HeatmapSpec& s) {
     quiet_ = true;
     select_data(rows_, int(s.rows));
     select_data(metric_, int(s.metric));
@@ -167,6 +175,18 @@ void HeatmapControls::save(const QString& group) const {
     settings.setValue(QStringLiteral("sla_windows"), static_cast<qulonglong>(s.sla_windows));
 }
 
+void HeatmapControls::fitToRun(const trace::RunData& run, const QString& base) {
+    const auto kind = analysis::kind_of(run.info);
+    group_ = base + QLatin1Char('/') + QString::fromLatin1(analysis::to_string(kind).data());
+    if (pinned_) return;
+    applySpec(analysis::default_heatmap_spec(run));
+    restore(group_);
+}
+
+void HeatmapControls::saveChoice() const {
+    if (!group_.isEmpty()) save(group_);
+}
+
 void HeatmapControls::restore(const QString& group) {
     QSettings settings;
     settings.beginGroup(group);
@@ -183,7 +203,7 @@ void HeatmapControls::restore(const QString& group) {
     s.window_size = std::max<qint64>(1, settings.value(QStringLiteral("window"), 16).toLongLong());
     s.top_n = settings.value(QStringLiteral("top"), 20).toULongLong();
     s.sla_windows = settings.value(QStringLiteral("sla_windows"), 0).toULongLong();
-    setSpec(s);
+    applySpec(s);
 }
 
 }  // namespace tokenscope::ui

@@ -19,10 +19,19 @@ class HeatmapControls : public QWidget {
     explicit HeatmapControls(QWidget* parent = nullptr);
 
     analysis::HeatmapSpec spec() const;
+    // A spec the program chose (a test, a "show this heatmap" action): kept
+    // across runs, fitToRun leaves it alone.
     void setSpec(const analysis::HeatmapSpec& spec);
     // QSettings under `group`, so Heatmap and Compare remember their own choices.
     void save(const QString& group) const;
     void restore(const QString& group);
+    // The run's own default heatmap (analysis::default_heatmap_spec), unless
+    // the user chose one for this kind of run before: remembered under
+    // base/KIND (decode, trace, serving), so a trace's choice does not
+    // replace a decode run's.
+    void fitToRun(const trace::RunData& run, const QString& base);
+    // Saves the current choice under the group fitToRun chose; nothing before.
+    void saveChoice() const;
 
     QComboBox* rowsBox() const { return rows_; }
     QComboBox* metricBox() const { return metric_; }
@@ -33,6 +42,7 @@ class HeatmapControls : public QWidget {
     void specChanged();
 
   private:
+    void applySpec(const analysis::HeatmapSpec& spec);
     void fitMetricToRows();
     void updateEnabled();
 
@@ -42,7 +52,9 @@ class HeatmapControls : public QWidget {
     QComboBox* window_unit_;
     QSpinBox* top_n_;
     QSpinBox* sla_windows_;
-    bool quiet_ = false;  // no specChanged while setting several boxes
+    bool quiet_ = false;   // no specChanged while setting several boxes
+    QString group_;        // QSettings group of the run kind shown
+    bool pinned_ = false;  // setSpec was called: fitToRun keeps the spec
 };
 
 }  // namespace tokenscope::ui

@@ -21,6 +21,10 @@ void HeatmapMarks::setColors(const QColor& breach, const QColor& flag) {
     flag_color_ = flag;
 }
 
+void HeatmapMarks::setBaseline(std::size_t columns, std::size_t column_count) {
+    baseline_ = columns < column_count ? columns : 0;
+}
+
 void HeatmapMarks::applyDefaultAntialiasingHint(QCPPainter* painter) const {
     painter->setAntialiasing(false);
 }
@@ -46,6 +50,11 @@ void HeatmapMarks::draw(QCPPainter* painter) {
         const double w = std::clamp(std::min(r.width(), r.height()) / 6.0, 1.0, 2.5);
         painter->setPen(QPen(breach_color_, w));
         painter->drawRect(r.adjusted(w / 2, w / 2, -w / 2, -w / 2));
+    }
+    if (baseline_ > 0) {
+        const double x = key_->coordToPixel(static_cast<double>(baseline_) - 0.5);
+        painter->setPen(QPen(flag_color_, 2, Qt::DashLine));
+        painter->drawLine(QPointF(x, visible.top()), QPointF(x, visible.bottom()));
     }
     painter->setAntialiasing(true);
     for (const auto& [row, column] : flags_) {

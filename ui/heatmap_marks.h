@@ -9,8 +9,8 @@
 namespace tokenscope::ui {
 
 // Draws SLA breaches (outlined cells) and recalibration flags (a triangle at the
-// first flagged window) over a heatmap, in one pass however many cells breach;
-// one QCPItemRect per cell would not scale to wide heatmaps.
+// first flagged window) and the end of the SLA baseline over a heatmap, in one pass however many
+// cells breach; one QCPItemRect per cell would not scale to wide heatmaps.
 class HeatmapMarks : public QCPLayerable {
   public:
     HeatmapMarks(QCustomPlot* plot, QCPAxis* key_axis, QCPAxis* value_axis);
@@ -19,6 +19,10 @@ class HeatmapMarks : public QCPLayerable {
     void setBreaches(std::vector<std::pair<std::size_t, std::size_t>> cells);
     void setFlags(std::vector<std::pair<std::size_t, std::size_t>> cells);
     void setColors(const QColor& breach, const QColor& flag);
+    // A dashed line after the first `columns` windows: the SLA's baseline
+    // (0 = no line; no line either when the baseline is every window).
+    void setBaseline(std::size_t columns, std::size_t column_count);
+    std::size_t baseline() const { return baseline_; }
     std::size_t breachCount() const { return breaches_.size(); }
     std::size_t flagCount() const { return flags_.size(); }
 
@@ -36,6 +40,7 @@ class HeatmapMarks : public QCPLayerable {
     std::vector<std::pair<std::size_t, std::size_t>> flags_;
     QColor breach_color_{0xff, 0x2d, 0x55};
     QColor flag_color_{Qt::white};
+    std::size_t baseline_ = 0;
 };
 
 }  // namespace tokenscope::ui

@@ -221,6 +221,7 @@ void HeatmapPlot::updateMarks() {
     }
     marks_->setBreaches(std::move(breaches));
     marks_->setFlags(std::move(flags));
+    marks_->setBaseline(data_.delta ? 0 : data_.sla_baseline, data_.column_count);
 }
 
 void HeatmapPlot::applyColorRange() {

@@ -41,6 +41,7 @@ HeatmapPlotData HeatmapPlotData::fromHeatmap(const analysis::Heatmap& map,
     }
     d.row_sla = map.row_sla;
     d.row_flag = map.row_flag;
+    d.sla_baseline = map.sla_baseline;
     d.lo = map.min_p95;
     d.hi = map.max_p95;
     return d;

@@ -26,6 +26,7 @@ struct HeatmapPlotData {
     std::vector<std::int64_t> counts;           // samples per cell; empty for deltas
     std::vector<std::optional<double>> row_sla;
     std::vector<std::optional<std::size_t>> row_flag;
+    std::size_t sla_baseline = 0;  // the first N columns calibrate row_sla; 0 = none drawn
     std::optional<double> lo, hi;  // colour range in ns; unset = no non-blank cell
 
     std::size_t row_count() const { return static_cast<std::size_t>(row_labels.size()); }

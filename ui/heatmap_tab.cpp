@@ -51,7 +51,6 @@ HeatmapTab::HeatmapTab(QWidget* parent)
       status_(new QLabel(this)),
       plot_(new HeatmapPlot(this)),
       query_(new BackgroundQuery(this)) {
-    controls_->restore(kSettingsGroup);
     export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bar = new QHBoxLayout;
@@ -63,7 +62,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
     layout->addWidget(status_);
     layout->addWidget(plot_, 1);
     connect(controls_, &HeatmapControls::specChanged, this, [this] {
-        controls_->save(kSettingsGroup);
+        controls_->saveChoice();
         recompute();
     });
     connect(export_, &QPushButton::clicked, this, &HeatmapTab::exportPlot);
@@ -83,6 +82,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
 
 void HeatmapTab::setRun(const OpenRun& run) {
     run_ = run;
+    if (run_.valid()) controls_->fitToRun(*run_.data, kSettingsGroup);
     recompute();
 }
 

@@ -3,6 +3,7 @@
 #include "arg_parser.h"
 #include "breakdown_report.h"
 #include "commands.h"
+#include "json_out.h"
 #include "run_loader.h"
 
 namespace tokenscope::cli {
@@ -28,7 +29,7 @@ int cmd_breakdown(const std::vector<std::string>& args) {
         print_breakdown(std::cout, r, b, p.has("csv"));
         if (p.has("steps")) print_step_rows(std::cout, r, b, p.has("csv"));
     }
-    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    if (p.has("json")) std::cout << json_text(out) << '\n';
     return kExitOk;
 }
 

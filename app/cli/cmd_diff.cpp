@@ -3,6 +3,7 @@
 #include "analysis/diff.h"
 #include "arg_parser.h"
 #include "commands.h"
+#include "json_out.h"
 #include "diff_report.h"
 #include "heatmap_options.h"
 #include "run_loader.h"
@@ -49,7 +50,7 @@ int cmd_diff(const std::vector<std::string>& args) {
     }
     auto d = analysis::diff_runs(a.front().data, b.front().data, options);
     if (p.has("json"))
-        std::cout << diff_json(a.front(), b.front(), d).dump(2) << '\n';
+        std::cout << json_text(diff_json(a.front(), b.front(), d)) << '\n';
     else
         print_diff(std::cout, a.front(), b.front(), d, static_cast<std::size_t>(p.get_int("top")),
                    p.has("csv"));

@@ -4,8 +4,10 @@
 
 #include "analysis/heatmap_csv.h"
 #include "analysis/kernel_name.h"
+#include "analysis/run_kind.h"
 #include "arg_parser.h"
 #include "commands.h"
+#include "json_out.h"
 #include "format.h"
 #include "heatmap_image_export.h"
 #include "heatmap_options.h"
@@ -40,6 +42,7 @@ nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) 
             {"rows_by", to_string(map.spec.rows)},
             {"metric", to_string(map.spec.metric)},
             {"columns", columns},
+            {"sla_baseline_windows", map.sla_baseline},
             {"rows", rows}};
 }
 
@@ -53,7 +56,8 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     std::cout << "run: " << display_name(run.data) << "  (" << run.path << ")\n"
               << "P95 of " << to_string(map.spec.metric) << " in ms, rows by "
               << to_string(map.spec.rows) << ", " << map.column_count()
-              << " windows; blank = no samples; SLA = 1.2 x the row's peak P95\n";
+              << " windows; blank = no samples; SLA = 1.2 x the row's peak P95 over the first "
+              << map.sla_baseline << " windows (the baseline); flags only after it\n";
     if (run.data.info.is_model()) std::cout << "  MODEL: cost-model run, not a measurement\n";
     std::cout << '\n';
     // Columns are labelled from the first window, so traces with epoch clocks stay readable.
@@ -117,7 +121,6 @@ int cmd_heatmap(const std::vector<std::string>& args) {
     p.option("dpi", "N", "image resolution", "96");
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
-    analysis::HeatmapSpec spec = heatmap_spec_from(p);
     auto runs = load_inputs(p, "heatmap");
     bool image = p.has("png") || p.has("svg") || p.has("pdf");
     if (image && runs.size() > 1)
@@ -126,6 +129,8 @@ int cmd_heatmap(const std::vector<std::string>& args) {
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         analysis::Heatmap map;
+        const analysis::HeatmapSpec spec =
+            heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
         try {
             map = analysis::compute_heatmap(r.data, spec);
         } catch (const std::invalid_argument& e) {
@@ -139,7 +144,7 @@ int cmd_heatmap(const std::vector<std::string>& args) {
         else
             print_text(r, map);
     }
-    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    if (p.has("json")) std::cout << json_text(out) << '\n';
     return kExitOk;
 }
 

@@ -4,6 +4,7 @@
 
 #include "arg_parser.h"
 #include "commands.h"
+#include "json_out.h"
 #include "format.h"
 #include "run_loader.h"
 #include "text_table.h"
@@ -144,7 +145,7 @@ int cmd_info(const std::vector<std::string>& args) {
     if (p.has("json")) {
         nlohmann::json out = {{"runs", nlohmann::json::array()}};
         for (const auto& r : runs) out["runs"].push_back(run_json(r));
-        std::cout << out.dump(2) << '\n';
+        std::cout << json_text(out) << '\n';
         return kExitOk;
     }
     for (const auto& r : runs) print_text(r, p.has("csv"));

@@ -3,6 +3,7 @@
 #include "analysis/metrics.h"
 #include "arg_parser.h"
 #include "commands.h"
+#include "json_out.h"
 #include "run_loader.h"
 #include "stats_report.h"
 
@@ -30,7 +31,7 @@ int cmd_stats(const std::vector<std::string>& args) {
         else
             print_stats(std::cout, r, m, p.has("csv"));
     }
-    if (p.has("json")) std::cout << out.dump(2) << '\n';
+    if (p.has("json")) std::cout << json_text(out) << '\n';
     return kExitOk;
 }
 

@@ -14,4 +14,8 @@ nlohmann::json to_json(const analysis::CategoryNs& ns) {
     return out;
 }
 
+std::string json_text(const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace tokenscope::cli

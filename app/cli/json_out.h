@@ -11,5 +11,8 @@ namespace tokenscope::cli {
 nlohmann::json to_json(const analysis::Distribution& d);
 // {"gpu_compute": ns, ...} in the names of section 5.
 nlohmann::json to_json(const analysis::CategoryNs& ns);
+// Indented JSON text for stdout. Names from foreign traces may hold bytes that
+// are not UTF-8: they become U+FFFD instead of a thrown type_error (status 2).
+std::string json_text(const nlohmann::json& j);
 
 }  // namespace tokenscope::cli

@@ -182,6 +182,7 @@ RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOp
     if (options.heatmap) {
         out.heatmap_a = compute_heatmap(a, *options.heatmap, stop);
         out.heatmap_b = compute_heatmap(b, *options.heatmap, stop);
+        judge_against(*out.heatmap_b, *out.heatmap_a);  // B against A's SLA
         stop.throw_if_stopped();
         out.heatmap = diff_heatmaps(*out.heatmap_a, *out.heatmap_b);
     }

@@ -136,8 +136,8 @@ Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
 
 void finish_heatmap(Heatmap& map) {
     const std::size_t cols = map.column_count();
-    const std::size_t calib =
-        map.spec.sla_windows == 0 ? cols : std::min(cols, map.spec.sla_windows);
+    const std::size_t calib = sla_baseline_windows(map.spec, cols);
+    map.sla_baseline = calib;
     map.row_sla.assign(map.row_count(), std::nullopt);
     map.row_flag.assign(map.row_count(), std::nullopt);
     map.min_p95.reset();
@@ -153,13 +153,37 @@ void finish_heatmap(Heatmap& map) {
         }
         if (!peak) continue;
         map.row_sla[r] = kSlaFactor * *peak;
-        const double limit = kRecalibrationFraction * *map.row_sla[r];
-        std::size_t run = 0;
-        for (std::size_t c = 0; c < cols && !map.row_flag[r]; ++c) {
-            const auto& p = map.at(r, c).p95;
-            run = (p && *p > limit) ? run + 1 : 0;
-            if (run == kRecalibrationRun) map.row_flag[r] = c + 1 - kRecalibrationRun;
-        }
+        flag_recalibration(map, r, calib, *map.row_sla[r]);
+    }
+}
+
+std::size_t sla_baseline_windows(const HeatmapSpec& spec, std::size_t columns) {
+    if (columns == 0) return 0;
+    if (spec.sla_windows == 0) return std::max<std::size_t>(1, columns / 2);
+    return std::min(columns, spec.sla_windows);
+}
+
+void flag_recalibration(Heatmap& map, std::size_t r, std::size_t baseline, double sla) {
+    map.row_flag[r].reset();
+    const double limit = kRecalibrationFraction * sla;
+    std::size_t run = 0;
+    for (std::size_t c = baseline; c < map.column_count() && !map.row_flag[r]; ++c) {
+        const auto& p = map.at(r, c).p95;
+        run = (p && *p > limit) ? run + 1 : 0;
+        if (run == kRecalibrationRun) map.row_flag[r] = c + 1 - kRecalibrationRun;
+    }
+}
+
+void judge_against(Heatmap& b, const Heatmap& a) {
+    for (std::size_t r = 0; r < b.row_count(); ++r) {
+        auto it = std::find(a.row_labels.begin(), a.row_labels.end(), b.row_labels[r]);
+        if (it == a.row_labels.end()) continue;
+        const auto& sla = a.row_sla[static_cast<std::size_t>(it - a.row_labels.begin())];
+        b.row_sla[r] = sla;
+        if (sla)
+            flag_recalibration(b, r, 0, *sla);
+        else
+            b.row_flag[r].reset();
     }
 }
 

@@ -55,7 +55,9 @@ struct HeatmapSpec {
     // position 0 is its own row: 0, 1..w-1, w..2w-1, ...
     std::int32_t bucket_width = 16;
     bool first_token_alone = true;
-    std::size_t sla_windows = 0;  // calibration windows for the SLA: 0 = all, N = the first N
+    // Baseline windows the SLA is calibrated on: 0 = the first half (at least
+    // one), N = the first N. Only windows after the baseline are flagged.
+    std::size_t sla_windows = 0;
     // Warm-up exclusion, as metrics.h: step and ITL samples skip the first `warmup`
     // steps of each request (by token index; the first W iterations of iteration runs),
     // TTFT skips the first `warmup` requests by arrival, and kernel durations skip
@@ -79,11 +81,11 @@ struct Heatmap {
     std::vector<std::string> row_labels;
     std::vector<HeatmapWindow> columns;
     std::vector<HeatmapCell> cells;              // row-major: cells[row * columns.size() + column]
-    std::vector<std::optional<double>> row_sla;  // 1.2 x the row's peak calibration P95
-    // First column of the first run of 3 consecutive cells above 0.9 x SLA; an
-    // empty cell breaks a run. Note: calibrating on all windows (sla_windows = 0)
-    // can never flag, since 0.9 x 1.2 x peak > peak.
+    std::vector<std::optional<double>> row_sla;  // 1.2 x the row's peak baseline P95
+    // First column of the first run of 3 consecutive cells after the baseline
+    // above 0.9 x SLA; an empty cell breaks a run.
     std::vector<std::optional<std::size_t>> row_flag;
+    std::size_t sla_baseline = 0;  // the first sla_baseline columns calibrate row_sla
     std::optional<double> min_p95, max_p95;  // over non-empty cells
 
     std::size_t row_count() const { return row_labels.size(); }
@@ -104,8 +106,17 @@ inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
 Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
                         const trace::StopToken& stop = {});
 
-// Fills row_sla, row_flag, min_p95 and max_p95 from cells (used by compute_heatmap).
+// Fills row_sla, row_flag, sla_baseline, min_p95 and max_p95 from cells (used by
+// compute_heatmap).
 void finish_heatmap(Heatmap& map);
+// How many leading windows calibrate the SLA (HeatmapSpec::sla_windows).
+std::size_t sla_baseline_windows(const HeatmapSpec& spec, std::size_t columns);
+// Sets row_flag[r]: the first run of kRecalibrationRun windows at or after
+// `baseline` whose P95 is above kRecalibrationFraction x sla.
+void flag_recalibration(Heatmap& map, std::size_t r, std::size_t baseline, double sla);
+// Compare: each row of b that a also has takes a's SLA and is flagged over all
+// of b's windows (b is judged against a's baseline, not its own).
+void judge_against(Heatmap& b, const Heatmap& a);
 
 std::string_view to_string(HeatmapRows rows);
 std::string_view to_string(HeatmapMetric metric);

@@ -256,10 +256,40 @@ TEST(Heatmap, SlaAndRecalibrationAfterThreeWindows) {
     EXPECT_FALSE(map.at(0, 5).p95);
     EXPECT_FALSE(map.row_flag[0]);
     // Calibrating on every window: peak 23, SLA 27.6, nothing above 24.84.
-    spec.sla_windows = 0;
+    spec.sla_windows = 7;
     map = compute_heatmap(series({10, 20, 12, 23, 22, 23, 10}), spec);
     EXPECT_DOUBLE_EQ(*map.row_sla[0], 1.2 * 23.0);
     EXPECT_FALSE(map.row_flag[0]);
+}
+
+// The default baseline is the first half of the windows: 4 of 8 here, peak 20,
+// SLA 24; windows 4-6 (23, 22, 23) are above 21.6 and flag from window 4.
+TEST(Heatmap, DefaultBaselineIsTheFirstHalf) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100);
+    Heatmap map = compute_heatmap(series({10, 20, 12, 15, 23, 22, 23, 10}), spec);
+    EXPECT_EQ(map.sla_baseline, 4u);
+    ASSERT_TRUE(map.row_sla[0]);
+    EXPECT_DOUBLE_EQ(*map.row_sla[0], 24.0);
+    ASSERT_TRUE(map.row_flag[0]);
+    EXPECT_EQ(*map.row_flag[0], 4u);
+    // One window: it is its own baseline, and nothing after it can flag.
+    map = compute_heatmap(series({10}), spec);
+    EXPECT_EQ(map.sla_baseline, 1u);
+    EXPECT_FALSE(map.row_flag[0]);
+}
+
+// Compare: B's rows are judged against A's SLA, over all of B's windows.
+TEST(Heatmap, BJudgedAgainstTheSlaOfA) {
+    HeatmapSpec spec = time_spec(HeatmapRows::Phase, HeatmapMetric::StepLatency, 100);
+    Heatmap a = compute_heatmap(series({10, 20, 12, 15}), spec);  // baseline 2: SLA 24
+    Heatmap b = compute_heatmap(series({23, 23, 23, 10}), spec);  // own SLA 27.6: no flag
+    ASSERT_TRUE(b.row_sla[0]);
+    EXPECT_DOUBLE_EQ(*b.row_sla[0], 1.2 * 23.0);
+    EXPECT_FALSE(b.row_flag[0]);
+    judge_against(b, a);
+    EXPECT_DOUBLE_EQ(*b.row_sla[0], 24.0);
+    ASSERT_TRUE(b.row_flag[0]);
+    EXPECT_EQ(*b.row_flag[0], 0u);
 }
 
 TEST(Heatmap, WarmupSkipsFirstStepsOfEachRequest) {

@@ -1,6 +1,7 @@
 // The Breakdown tab: one stacked bar per step whose parts are the attribution
 // worked out by hand, the ITL floor line, the per-phase table and the verdict rules.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -33,6 +34,40 @@ class BreakdownTabTest : public QObject {
     }
 
   private slots:
+    // As a real H200 capture: one 570 ms prefill step and decode steps of 6 ms.
+    // Decode opens at a readable scale; "All steps" brings the prefill back.
+    void longPrefillDoesNotFlattenDecode() {
+        trace::RunData run = test::hand_run("long prefill");
+        run.steps.clear();
+        run.steps.push_back({1, 0, trace::Phase::Prefill, 0, 570'000'000, 0});
+        for (int k = 1; k <= 20; ++k)
+            run.steps.push_back({1, k, trace::Phase::Decode, 570'000'000 + (k - 1) * 6'000'000LL,
+                                 570'000'000 + k * 6'000'000LL, 0});
+        ui::BreakdownTab tab;
+        open(tab, test::open_run(std::move(run)));
+        auto* filter = tab.findChild<QComboBox*>(QStringLiteral("breakdownPhaseFilter"));
+        QVERIFY(filter != nullptr);
+        QCOMPARE(filter->currentData().toInt(), int(trace::Phase::Decode));
+        QCOMPARE(tab.plot()->shownSteps(), 20);
+        // Axis in ms: the decode steps (6 ms) fill it, with a little headroom.
+        QVERIFY2(tab.plot()->axisTop() < 10.0, qPrintable(QString::number(tab.plot()->axisTop())));
+        filter->setCurrentIndex(filter->findData(-1));
+        QCOMPARE(tab.plot()->shownSteps(), 21);
+        QVERIFY(tab.plot()->axisTop() > 570.0);
+        filter->setCurrentIndex(filter->findData(int(trace::Phase::Prefill)));
+        QCOMPARE(tab.plot()->shownSteps(), 1);
+    }
+
+    // Without a dwarfing prefill, every step is shown.
+    void shortPrefillShowsAllSteps() {
+        ui::BreakdownTab tab;
+        open(tab, floor_run());
+        auto* filter = tab.findChild<QComboBox*>(QStringLiteral("breakdownPhaseFilter"));
+        QVERIFY(filter != nullptr);
+        QCOMPARE(filter->currentData().toInt(), -1);
+        QCOMPARE(tab.plot()->shownSteps(), 2);
+    }
+
     void barsAreTheHandAttribution() {
         ui::BreakdownTab tab;
         open(tab, floor_run());

@@ -1,5 +1,6 @@
 // The Heatmap tab: what analysis::compute_heatmap gives, drawn; blank cells are NaN,
 // SLA breaches are marked, a click emits the cell's window, export writes files.
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QSettings>
@@ -16,6 +17,7 @@
 #include "ui/heatmap_marks.h"
 #include "ui/heatmap_plot.h"
 #include "ui/heatmap_tab.h"
+#include "ui/run_loader.h"
 
 using namespace tokenscope;
 
@@ -121,9 +123,18 @@ class HeatmapTabTest : public QObject {
         QCOMPARE(tab.plot()->marks()->flagCount(), std::size_t(0));
         QVERIFY(tab.plot()->cellToolTip(1, 2).contains(QStringLiteral("above SLA")));
         QVERIFY(!tab.plot()->cellToolTip(1, 0).contains(QStringLiteral("above SLA")));
-        // Calibrating on every window can never breach (peak < 1.2 x peak).
-        open(tab, test::open_run(heatmap_run()), time_spec(0));
+        // The baseline (window 0) ends at the dashed line before window 1.
+        QCOMPARE(tab.plot()->marks()->baseline(), std::size_t(1));
+        // Calibrating on every window can never breach (peak < 1.2 x peak); no line.
+        open(tab, test::open_run(heatmap_run()), time_spec(4));
         QCOMPARE(tab.plot()->marks()->breachCount(), std::size_t(0));
+        QCOMPARE(tab.plot()->marks()->baseline(), std::size_t(0));
+        // By default the first half (2 of 4 windows) is the baseline: decode's
+        // SLA is 2400 again, and 3000 and 4000 breach.
+        open(tab, test::open_run(heatmap_run()), time_spec(0));
+        QCOMPARE(tab.heatmap()->sla_baseline, std::size_t(2));
+        QCOMPARE(tab.plot()->marks()->baseline(), std::size_t(2));
+        QCOMPARE(tab.plot()->marks()->breachCount(), std::size_t(2));
     }
 
     void clickingACellEmitsItsWindow() {
@@ -174,6 +185,58 @@ class HeatmapTabTest : public QObject {
         // One kernel, gemm_bf16 [2000, 12000), placed at its start: one row, one window.
         QCOMPARE(tab.heatmap()->row_count(), std::size_t(1));
         QCOMPARE(tab.plot()->colorMap()->data()->cell(0, 0), 0.010);
+    }
+
+    // A PyTorch profiler trace has 6 ProfilerStep iterations: 16-step phase
+    // windows would give one cell. It opens with kernel rows over time windows
+    // giving at least 8 columns.
+    void foreignTraceOpensWithKernelRowsAndEightWindows() {
+        QSettings().clear();
+        auto runs = ui::RunLoader::load(
+            std::string(TOKENSCOPE_FIXTURES_DIR) + "/kineto/hta_v100_ns_resolution_rank0.json.gz",
+            {});
+        QVERIFY(!runs.empty());
+        ui::HeatmapTab tab;
+        QSignalSpy ready(&tab, &ui::HeatmapTab::heatmapReady);
+        tab.setRun(test::open_run(std::move(runs[0])));
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+        QCOMPARE(tab.heatmap()->spec.rows, analysis::HeatmapRows::Kernel);
+        QCOMPARE(tab.heatmap()->spec.metric, analysis::HeatmapMetric::KernelDuration);
+        QVERIFY2(tab.heatmap()->column_count() >= 8,
+                 qPrintable(QString::number(tab.heatmap()->column_count())));
+        QVERIFY(tab.heatmap()->row_count() > 1);
+    }
+
+    // Our own decode runs open with phase rows over 16-step windows.
+    void decodeRunOpensWithPhaseRows() {
+        QSettings().clear();
+        ui::HeatmapTab tab;
+        QSignalSpy ready(&tab, &ui::HeatmapTab::heatmapReady);
+        tab.setRun(test::open_run(heatmap_run()));
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(tab.heatmap()->spec.rows, analysis::HeatmapRows::Phase);
+        QCOMPARE(tab.heatmap()->spec.window, analysis::WindowKind::Steps);
+        QCOMPARE(tab.heatmap()->spec.window_size, std::int64_t(16));
+    }
+
+    // The user's choice on a decode run is kept for decode runs, and does not
+    // replace a trace's default.
+    void choiceIsRememberedPerKindOfRun() {
+        QSettings().clear();
+        ui::HeatmapTab tab;
+        QSignalSpy ready(&tab, &ui::HeatmapTab::heatmapReady);
+        tab.setRun(test::open_run(heatmap_run()));
+        QTRY_COMPARE(ready.count(), 1);
+        QComboBox* rows = tab.controls()->rowsBox();
+        rows->setCurrentIndex(rows->findData(int(analysis::HeatmapRows::Request)));
+        QTRY_COMPARE(ready.count(), 2);
+        QCOMPARE(tab.heatmap()->spec.rows, analysis::HeatmapRows::Request);
+        tab.setRun(test::open_run(heatmap_run(trace::Source::Kineto)));
+        QTRY_COMPARE(ready.count(), 3);
+        QCOMPARE(tab.heatmap()->spec.rows, analysis::HeatmapRows::Kernel);
+        tab.setRun(test::open_run(heatmap_run(trace::Source::Model)));
+        QTRY_COMPARE(ready.count(), 4);
+        QCOMPARE(tab.heatmap()->spec.rows, analysis::HeatmapRows::Request);
     }
 
     void noRunShowsNothing() {

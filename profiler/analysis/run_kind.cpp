@@ -1,0 +1,99 @@
+#include "run_kind.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tokenscope::analysis {
+namespace {
+
+constexpr std::int64_t kMinColumns = 8;
+constexpr std::int64_t kDecodeWindowSteps = 16;
+
+// First start to last end of the activities a kernel heatmap places.
+std::int64_t kernel_span(const trace::RunData& run) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max();
+    std::int64_t hi = std::numeric_limits<std::int64_t>::min();
+    for (const auto& a : run.activities) {
+        if (a.kind != trace::ActivityKind::Kernel) continue;
+        lo = std::min(lo, a.start_ns);
+        hi = std::max(hi, a.end_ns);
+    }
+    return hi > lo ? hi - lo : 0;
+}
+
+std::int64_t request_span(const trace::RunData& run) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max();
+    std::int64_t hi = std::numeric_limits<std::int64_t>::min();
+    for (const auto& r : run.requests) {
+        lo = std::min(lo, r.arrival_ns);
+        hi = std::max(hi, std::max(r.first_token_ns, r.done_ns));
+    }
+    return hi > lo ? hi - lo : 0;
+}
+
+}  // namespace
+
+RunKind kind_of(const trace::RunInfo& info) {
+    switch (info.source) {
+        case trace::Source::Model:
+        case trace::Source::Cpu:
+        case trace::Source::Cuda:
+            return RunKind::Decode;
+        case trace::Source::Bench:
+            return RunKind::Serving;
+        case trace::Source::Inject:
+        case trace::Source::Nsys:
+        case trace::Source::Kineto:
+            break;
+    }
+    return RunKind::Trace;
+}
+
+std::string_view to_string(RunKind kind) {
+    switch (kind) {
+        case RunKind::Decode:
+            return "decode";
+        case RunKind::Serving:
+            return "serving";
+        case RunKind::Trace:
+            break;
+    }
+    return "trace";
+}
+
+std::int64_t window_for_columns(std::int64_t span_ns, std::int64_t min_columns) {
+    if (span_ns <= 0 || min_columns <= 0) return 100'000'000;
+    const std::int64_t most = std::max<std::int64_t>(1, span_ns / min_columns);
+    std::int64_t best = 1;
+    for (std::int64_t decade = 1; decade <= most; decade *= 10)
+        for (std::int64_t m : {1, 2, 5})
+            if (decade * m <= most) best = decade * m;
+    return best;
+}
+
+HeatmapSpec default_heatmap_spec(const trace::RunData& run) {
+    HeatmapSpec spec;
+    switch (kind_of(run.info)) {
+        case RunKind::Decode:
+            spec.rows = HeatmapRows::Phase;
+            spec.metric = HeatmapMetric::StepLatency;
+            spec.window = WindowKind::Steps;
+            spec.window_size = kDecodeWindowSteps;
+            break;
+        case RunKind::Trace:
+            spec.rows = HeatmapRows::Kernel;
+            spec.metric = HeatmapMetric::KernelDuration;
+            spec.window = WindowKind::Time;
+            spec.window_size = window_for_columns(kernel_span(run), kMinColumns);
+            break;
+        case RunKind::Serving:
+            spec.rows = HeatmapRows::Phase;
+            spec.metric = HeatmapMetric::Ttft;
+            spec.window = WindowKind::Time;
+            spec.window_size = window_for_columns(request_span(run), kMinColumns);
+            break;
+    }
+    return spec;
+}
+
+}  // namespace tokenscope::analysis
