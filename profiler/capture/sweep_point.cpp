@@ -180,7 +180,13 @@ PointConfig resolve_point(const PointParams& p) {
         d.acceptance = to_double("acceptance", it->second);
     if (auto it = p.find("seed"); it != p.end())
         d.seed = static_cast<std::uint64_t>(to_int("seed", it->second));
-    if (is_serving(p)) out.serving = serving_from(p, c);
+    if (is_serving(p)) {
+        // The serving model's iterations sample greedily; a strategy would be ignored.
+        if (d.strategy != kernels::Strategy::Greedy)
+            bad("strategy", p.at("strategy"),
+                "the serving model decodes greedily; strategies apply to decode points");
+        out.serving = serving_from(p, c);
+    }
     return out;
 }
 
