@@ -144,8 +144,9 @@ void HeatmapPlot::rebuild() {
             tr("Blue: B faster, red: B slower.\nHatched: blank, a run has no samples there."));
     else
         note_->setText(tr("Hatched: blank, no samples (never 0).  Red outline: P95 above the "
-                          "row's SLA (1.2 x its peak P95).\n%1 and a corner mark: recalibrate "
-                          "(3 windows above 0.9 x SLA).")
+                          "row's SLA (1.2 x its peak P95 in the baseline, left of the dashed "
+                          "line).\n%1 and a corner mark: recalibrate (3 windows after the "
+                          "baseline above 0.9 x SLA).")
                            .arg(kFlagMark.trimmed()));
     replot();
 }

@@ -136,34 +136,61 @@ void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) con
     const auto& cs = s_.index->run().counters;
     const auto r =
         s_.index->visible_counters(lane, s_.viewport.start_ns(), s_.viewport.end_ns(plot_w));
-    const double top_value = s_.index->counter_max(lane);
+    // Scaled to the samples in view: against the run's peak, a 2 MB/s baseline
+    // under a 495 MB/s burst sits on the row's bottom edge and reads as no curve.
+    double top_value = 0;
+    for (std::size_t i = r.begin; i < r.end; ++i) top_value = std::max(top_value, cs[i].value);
     if (r.size() == 0 || top_value <= 0) return;
     const int top = row_top(row) + 2;
     const double h = Layout::kCounterHeight - 4;
-    auto y_of = [&](double v) { return top + h - v / top_value * h; };
-    // Several samples in one pixel column become a min-max bar, so cost stays per pixel.
-    QPainterPath line;
+    auto y_of = [&](double v) { return top + h - std::max(0.0, v) / top_value * h; };
     const QColor color = CategoryColors::color(analysis::Category::Pcie);
+    QPainterPath area = counter_area(cs, r, y_of, top + h, plot_w);
+    QColor fill = color;
+    fill.setAlpha(70);
+    p.fillPath(area, fill);
     p.setPen(QPen(color, 1));
+    p.drawPath(area);
+    p.setPen(palette_.color(QPalette::PlaceholderText));
+    const std::string& name = s_.index->run().lanes[lane].name;
+    QString label = TimeFormat::counter(top_value, QString::fromStdString(name));
+    if (top_value < s_.index->counter_max(lane))
+        label += QStringLiteral(" in view (run peak %1)")
+                     .arg(TimeFormat::counter(s_.index->counter_max(lane),
+                                              QString::fromStdString(name)));
+    p.drawText(QPointF(4, top + 10), label);
+}
+
+// Sample-and-hold: a counter's value holds until the next sample. Samples in
+// one pixel column keep their extremes, so the cost stays per pixel.
+QPainterPath TimelinePainter::counter_area(const std::vector<trace::CounterSample>& cs,
+                                           const TimelineIndex::Range& r,
+                                           const std::function<double(double)>& y_of, double bottom,
+                                           int plot_w) const {
+    QPainterPath path;
+    const double x_first = std::max(-1.0, s_.viewport.x_of(cs[r.begin].time_ns));
+    path.moveTo(x_first, bottom);
     long column = LONG_MIN;
-    double lo = 0, hi = 0;
+    double last_y = bottom;
     for (std::size_t i = r.begin; i < r.end; ++i) {
-        const double x = s_.viewport.x_of(cs[i].time_ns);
+        const double x = std::clamp(s_.viewport.x_of(cs[i].time_ns), -1.0, plot_w + 1.0);
         const double y = y_of(cs[i].value);
         const long c = std::lround(std::floor(x));
         if (c == column) {
-            lo = std::max(lo, y), hi = std::min(hi, y);
+            path.lineTo(x, std::min(last_y, y));  // the column's peak stays visible
+            last_y = y;
             continue;
         }
-        if (column != LONG_MIN && lo - hi >= 1)
-            p.drawLine(QPointF(column, lo), QPointF(column, hi));
-        column = c, lo = y, hi = y;
-        line.isEmpty() ? line.moveTo(x, y) : line.lineTo(x, y);
+        column = c;
+        path.lineTo(x, last_y);
+        path.lineTo(x, y);
+        last_y = y;
     }
-    p.drawPath(line);
-    p.setPen(palette_.color(QPalette::PlaceholderText));
-    const std::string& name = s_.index->run().lanes[lane].name;
-    p.drawText(QPointF(4, top + 10), TimeFormat::counter(top_value, QString::fromStdString(name)));
+    const double x_end = std::min(plot_w + 1.0, s_.viewport.x_of(cs[r.end - 1].time_ns));
+    path.lineTo(x_end, last_y);
+    path.lineTo(x_end, bottom);
+    path.closeSubpath();
+    return path;
 }
 
 void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const {

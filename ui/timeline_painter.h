@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QColor>
+#include <QPainterPath>
 #include <QPalette>
 #include <QRectF>
+#include <functional>
+#include <vector>
 
 #include "analysis/classifier.h"
 #include "timeline_scene.h"
@@ -30,6 +33,10 @@ class TimelinePainter {
     void paint_axis(QPainter& p, int plot_w) const;
     void paint_spans(QPainter& p, const Row& row, int plot_w) const;
     void paint_counter(QPainter& p, const Row& row, int plot_w) const;
+    QPainterPath counter_area(const std::vector<trace::CounterSample>& cs,
+                              const TimelineIndex::Range& r,
+                              const std::function<double(double)>& y_of, double bottom,
+                              int plot_w) const;
     void paint_steps(QPainter& p, const Row& row, int plot_w) const;
     void paint_guides(QPainter& p, int plot_w, int height) const;
     void paint_overlays(QPainter& p, int width, int height) const;
