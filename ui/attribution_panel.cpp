@@ -110,9 +110,9 @@ void AttributionPanel::showVerdictResult(const analysis::Verdict& v) {
     text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
     if (!v.bound_by.empty())
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
-    if (v.achieved_bandwidth_fraction > 0)
+    if (v.achieved_bandwidth_fraction)
         text += tr("<br>achieved bandwidth %1 of peak")
-                    .arg(TimeFormat::share(v.achieved_bandwidth_fraction));
+                    .arg(TimeFormat::share(*v.achieved_bandwidth_fraction));
     if (!v.advice.empty())
         text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
     text += QStringLiteral("<table>");

@@ -194,9 +194,9 @@ QString BreakdownTab::verdictHtml(const analysis::RunAssessment& a) const {
     text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
     if (!v.bound_by.empty())
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
-    if (v.achieved_bandwidth_fraction > 0)
+    if (v.achieved_bandwidth_fraction)
         text += tr(", achieved bandwidth %1 of peak")
-                    .arg(TimeFormat::share(v.achieved_bandwidth_fraction));
+                    .arg(TimeFormat::share(*v.achieved_bandwidth_fraction));
     if (!v.advice.empty())
         text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
     text += tr("<br>%1 steps, %2 in total")

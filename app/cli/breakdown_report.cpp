@@ -40,8 +40,8 @@ void print_verdict(std::ostream& out, const analysis::Verdict& v, bool csv) {
     if (!csv) {
         out << "verdict: " << v.primary;
         if (!v.bound_by.empty()) out << " (" << v.bound_by << "-bound)";
-        if (v.primary == "gpu-bound")
-            out << ", achieved bandwidth " << format_percent(v.achieved_bandwidth_fraction)
+        if (v.primary == "gpu-bound" && v.achieved_bandwidth_fraction)
+            out << ", achieved bandwidth " << format_percent(*v.achieved_bandwidth_fraction)
                 << " of peak";
         if (!v.advice.empty()) out << ": " << v.advice;
         out << "\n\n";
@@ -153,7 +153,10 @@ nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool wit
          {{"primary", a.verdict.primary},
           {"bound_by", a.verdict.bound_by},
           {"advice", a.verdict.advice},
-          {"achieved_bandwidth_fraction", a.verdict.achieved_bandwidth_fraction},
+          {"achieved_bandwidth_fraction",
+           a.verdict.achieved_bandwidth_fraction
+               ? nlohmann::json(*a.verdict.achieved_bandwidth_fraction)
+               : nlohmann::json()},
           {"rules", rules}}},
         {"phases", phases},
         {"floor",

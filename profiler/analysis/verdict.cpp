@@ -1,14 +1,15 @@
 #include "verdict.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "coverage.h"
+#include "run_kind.h"
 
 namespace tokenscope::analysis {
 namespace {
@@ -143,7 +144,8 @@ std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::S
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         if (i % trace::kStopCheckEvery == 0) stop.throw_if_stopped();
         const Launched& k = kernels[i];
-        auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(k.correlation, INT64_MIN));
+        auto it =
+            std::lower_bound(calls.begin(), calls.end(), std::make_pair(k.correlation, INT64_MIN));
         if (it == calls.end() || it->first != k.correlation) continue;
         if (i > 0 && kernels[i - 1].correlation == k.correlation) {
             delays.push_back(0.0);  // launched by the same call as an earlier kernel
@@ -170,18 +172,21 @@ std::optional<double> nvlink_fraction(const trace::RunData& run, const Coverage&
     return bytes * 1e9 / (static_cast<double>(active) * peak);
 }
 
-double achieved_bandwidth_fraction(const trace::RunData& run, const Coverage& cov,
-                                   const trace::StopToken& stop) {
+std::optional<double> achieved_bandwidth_fraction(const trace::RunData& run, const Coverage& cov,
+                                                  const trace::StopToken& stop) {
     double peak = run.info.gpu.peak_bandwidth;
     std::int64_t busy =
         cov.active_ns(category_bit(Category::GpuCompute) | category_bit(Category::GpuMemory));
-    if (peak <= 0 || busy <= 0) return 0;
+    if (peak <= 0 || busy <= 0) return std::nullopt;
     double bytes = 0;
+    bool kernel_bytes = false;
     trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
         bool gpu_work = a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memset ||
                         (a.kind == ActivityKind::Memcpy && a.copy == CopyKind::D2D);
         if (gpu_work) bytes += static_cast<double>(a.bytes);
+        kernel_bytes |= a.kind == ActivityKind::Kernel && a.bytes > 0;
     });
+    if (!kernel_bytes) return std::nullopt;
     return bytes * 1e9 / (static_cast<double>(busy) * peak);
 }
 
@@ -197,7 +202,23 @@ std::string percent(double fraction) {
     return buf;
 }
 
-void decide(Verdict& v, const StepSummary& s) {
+// Scheduling-bound means the GPU idles between steps; what fills the gap
+// depends on what was traced.
+const char* scheduling_advice(RunKind kind) {
+    switch (kind) {
+        case RunKind::Serving:
+            return "requests wait in the queue: more concurrency, a larger token budget or "
+                   "chunked prefill";
+        case RunKind::Trace:
+            return "the GPU idles between steps: data loading, host synchronisation or the "
+                   "Python loop (see the CPU threads in the gaps)";
+        case RunKind::Decode:
+            break;
+    }
+    return "request queue or async executor";
+}
+
+void decide(Verdict& v, const StepSummary& s, RunKind kind) {
     static constexpr std::array<const char*, 6> kPrimary = {"transfer-bound", "scheduling-bound",
                                                             "cpu-bound",      "nvlink-bound",
                                                             "gpu-bound",      "cpu-bound"};
@@ -213,13 +234,17 @@ void decide(Verdict& v, const StepSummary& s) {
         if (!v.rules[i].fired) continue;
         v.primary = kPrimary[i];
         if (i != kGpuRule) {
-            v.advice = kAdvice[i];
+            v.advice = i == 1 ? scheduling_advice(kind) : kAdvice[i];
             return;
         }
         bool memory = s.share[idx(Category::GpuMemory)] > s.share[idx(Category::GpuCompute)];
         v.bound_by = memory ? "memory" : "compute";
-        v.advice = v.bound_by + "-bound GPU work at " + percent(v.achieved_bandwidth_fraction) +
-                   " of peak memory bandwidth";
+        v.advice = v.bound_by + "-bound GPU work";
+        if (v.achieved_bandwidth_fraction)
+            v.advice +=
+                " at " + percent(*v.achieved_bandwidth_fraction) + " of peak memory bandwidth";
+        else
+            v.advice += " (its kernels carry no byte counts: achieved bandwidth unknown)";
         return;
     }
     v.primary = "mixed";
@@ -253,7 +278,7 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
                // Not in DESIGN.md's list: a host-only run (the cpu backend) would
                // otherwise read "mixed" while 99% of its time is host compute.
                rule("cpu_share", cpu, o.cpu_share)};
-    decide(v, s);
+    decide(v, s, kind_of(run.info));
     return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,10 @@ struct Verdict {
     std::string bound_by;  // "memory" or "compute" when gpu-bound, else empty
     std::string advice;
     // Bytes of kernels, memsets and D2D copies / time the GPU is busy with them, as a
-    // fraction of gpu.peak_bandwidth; 0 when either is unknown.
-    double achieved_bandwidth_fraction = 0;
+    // fraction of gpu.peak_bandwidth. Absent (not 0) when the peak is unknown or no
+    // kernel carries a byte count (training traces): copies alone would read as
+    // "0.3 % of peak", a figure with no data behind it.
+    std::optional<double> achieved_bandwidth_fraction;
     std::vector<RuleResult> rules;  // every rule, in priority order
 };
 

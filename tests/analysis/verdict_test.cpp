@@ -173,13 +173,45 @@ TEST(Verdict, GpuBoundMemoryWithAchievedBandwidth) {
     auto r = assess_run(run, {att(1000, kMemory, 751, kCompute, 0)});
     EXPECT_EQ(r.verdict.primary, "gpu-bound");
     EXPECT_EQ(r.verdict.bound_by, "memory");
-    EXPECT_EQ(r.verdict.achieved_bandwidth_fraction, 0.875);
+    ASSERT_TRUE(r.verdict.achieved_bandwidth_fraction);
+    EXPECT_EQ(*r.verdict.achieved_bandwidth_fraction, 0.875);
     EXPECT_DOUBLE_EQ(rule(r, "gpu_share").value, 0.751);
     EXPECT_NE(r.verdict.advice.find("87.5%"), std::string::npos) << r.verdict.advice;
 
     auto c = assess_run(run, {att(1000, kMemory, 300, kCompute, 500)});
     EXPECT_EQ(c.verdict.primary, "gpu-bound");
     EXPECT_EQ(c.verdict.bound_by, "compute");
+}
+
+// A training trace: kernels without byte counts, an H2D copy with bytes. The
+// bandwidth would come from the copy alone; it is absent, and so is the figure.
+TEST(Verdict, NoKernelBytesMeansNoAchievedBandwidth) {
+    trace::RunData run;
+    run.info.source = trace::Source::Kineto;
+    run.info.gpu.peak_bandwidth = 1e9;
+    run.activities = {act(1, ActivityKind::Kernel, 0, 1000, 0),
+                      act(1, ActivityKind::Memcpy, 1000, 1100, 1000, CopyKind::D2D)};
+    auto r = assess_run(run, {att(1000, kCompute, 900, kMemory, 100)});
+    EXPECT_EQ(r.verdict.primary, "gpu-bound");
+    EXPECT_FALSE(r.verdict.achieved_bandwidth_fraction);
+    EXPECT_EQ(r.verdict.advice.find('%'), std::string::npos) << r.verdict.advice;
+    EXPECT_NE(r.verdict.advice.find("unknown"), std::string::npos) << r.verdict.advice;
+}
+
+// Scheduling-bound advice fits what was traced: a serving queue only for our
+// decode runs and serving results, the host loop for a traced program.
+TEST(Verdict, SchedulingAdviceFitsTheKindOfRun) {
+    std::vector<StepAttribution> idle(20, att(10'000'000, kSched, 4'000'000, kCompute, 6'000'000));
+    trace::RunData traced;
+    traced.info.source = trace::Source::Kineto;
+    auto t = assess_run(traced, idle);
+    EXPECT_EQ(t.verdict.primary, "scheduling-bound");
+    EXPECT_EQ(t.verdict.advice.find("request queue"), std::string::npos) << t.verdict.advice;
+    EXPECT_NE(t.verdict.advice.find("host"), std::string::npos) << t.verdict.advice;
+    trace::RunData serving;
+    serving.info.source = trace::Source::Bench;
+    auto sv = assess_run(serving, idle);
+    EXPECT_NE(sv.verdict.advice.find("queue"), std::string::npos) << sv.verdict.advice;
 }
 
 TEST(Verdict, EveryRuleIsListedInPriorityOrder) {
@@ -287,7 +319,6 @@ TEST(Verdict, GraphLaunchKernelsAfterTheFirstHaveNoLaunchDelay) {
         late.activities.push_back(k);
     }
     // Delays [6e6, 0]: P95 rank 0.95 -> 0 + 0.95 * 6e6 = 5.7e6.
-    EXPECT_NEAR(
-        rule(assess_run(late, std::vector<StepAttribution>{}), "launch_delay_p95_ns").value,
-        5.7e6, 1e-3);
+    EXPECT_NEAR(rule(assess_run(late, std::vector<StepAttribution>{}), "launch_delay_p95_ns").value,
+                5.7e6, 1e-3);
 }
