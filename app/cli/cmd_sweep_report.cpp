@@ -43,7 +43,7 @@ int cmd_sweep_report(const std::vector<std::string>& args) {
                 "result files (vLLM bench serve JSON), one point per file.");
     p.option("sla-ttft", "T", "TTFT bound, e.g. 200ms (default: none)");
     p.option("sla-tpot", "T", "TPOT bound, e.g. 50ms (default: none)");
-    p.option("sweep", "ID", "which sweep of FILE (default: the last)", "0");
+    p.option("sweep", "ID", "which sweep of FILE (0: the last)", "0");
     p.option("x", "NAME", "x of the curve: a parameter or figure (default: the load axis)");
     p.option("y", "FIGURE", "y of the curve: ttft_p99, tpot_p50, e2e_p90, ...", "ttft_p99");
     p.flag("json", "JSON output (times in ns)");
