@@ -31,8 +31,9 @@ class Backend {
         return {};
     }
     // Writes one run through `writer` (from StoreWriter::begin_run) and ends it:
-    // finish() on success; on any failure abandon() first, then the exception goes
-    // on: trace::Cancelled when progress returned false, std::invalid_argument
+    // finish() on success; on a failure end_failed_run() (failed_run.h: a write
+    // error keeps the committed batches, anything else abandons), then the
+    // exception goes on: trace::Cancelled when progress returned false, std::invalid_argument
     // naming the problem for a bad configuration. Progress counts iterations.
     virtual void run(const CaptureConfig& config, store::RunWriter& writer,
                      const trace::ProgressFn& progress) = 0;

@@ -5,6 +5,7 @@
 #include "cpu_run_recorder.h"
 #include "cpu_run_spec.h"
 #include "kernels/cpu/reference_decoder.h"
+#include "failed_run.h"
 #include "memory_run_writer.h"
 
 namespace tokenscope::capture {
@@ -57,8 +58,7 @@ void CpuBackend::run(const CaptureConfig& config, store::RunWriter& writer,
         decode_run(spec, writer, progress);
         writer.finish();
     } catch (...) {
-        // The writer must not keep half a run, whatever went wrong.
-        writer.abandon();
+        end_failed_run(writer, std::current_exception());
         throw;
     }
 }

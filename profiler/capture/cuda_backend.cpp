@@ -1,5 +1,7 @@
 #include "cuda_backend.h"
 
+#include "failed_run.h"
+
 #include <atomic>
 #include <stdexcept>
 #include <utility>
@@ -43,8 +45,7 @@ void CudaBackend::run(const CaptureConfig& config, store::RunWriter& writer,
         cuda_runner()(config, writer, progress);
         writer.finish();
     } catch (...) {
-        // The writer must not keep half a run, whatever went wrong.
-        writer.abandon();
+        end_failed_run(writer, std::current_exception());
         throw;
     }
 }

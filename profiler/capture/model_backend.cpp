@@ -1,5 +1,6 @@
 #include "model_backend.h"
 
+#include "failed_run.h"
 #include "memory_run_writer.h"
 #include "model_simulator.h"
 #include "model_workload.h"
@@ -14,8 +15,7 @@ void ModelBackend::run(const CaptureConfig& config, store::RunWriter& writer,
         ModelSimulator(spec, writer).run(progress);
         writer.finish();
     } catch (...) {
-        // The writer must not keep half a run, whatever went wrong.
-        writer.abandon();
+        end_failed_run(writer, std::current_exception());
         throw;
     }
 }

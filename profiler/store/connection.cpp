@@ -82,6 +82,8 @@ void Connection::fail(std::string_view what) const {
     int code = sqlite3_errcode(db_) & 0xff;
     if (code == SQLITE_NOTADB) throw StoreError(path_, "not a SQLite database");
     if (code == SQLITE_CORRUPT) throw StoreError(path_, "corrupt file: " + std::string(what));
+    if (code == SQLITE_FULL)
+        throw StoreError(path_, "disk full while writing; what was committed before is kept");
     throw StoreError(path_, std::string(what));
 }
 

@@ -181,7 +181,8 @@ void add_incomplete_diagnostic(trace::RunData& run) {
         if (d.name == "capture_incomplete") return;
     run.diagnostics.push_back(
         {"capture_incomplete", trace::Severity::DataLoss, 1.0,
-         "the capture did not finish (killed or crashed); records after its last commit are lost"});
+         "the capture did not finish (killed, crashed, or stopped by a write error such as a "
+         "full disk); records after its last commit are lost"});
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+// A capture that fills the disk, through the real binary: it stops with a
+// clear message naming the file, and the file keeps every batch committed
+// before the disk filled (it opens as an incomplete run, not an empty file).
+// The full disk is a 16 MiB tmpfs the test mounts (root only, as in CI).
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int status = -1;
+    std::string out, err;
+};
+
+Result run_cli(const std::string& args, const fs::path& err_file) {
+    Result r;
+    FILE* pipe =
+        popen((std::string(TOKENSCOPE_CLI) + " " + args + " 2>" + err_file.string()).c_str(), "r");
+    if (!pipe) return r;
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+    int raw = pclose(pipe);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    std::ifstream in(err_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.err = ss.str();
+    return r;
+}
+
+TEST(DiskFull, CaptureStopsWithAClearMessageAndKeepsWhatWasCommitted) {
+    if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root (CI runs as root)";
+    const fs::path base =
+        fs::temp_directory_path() / ("tokenscope_full_" + std::to_string(getpid()));
+    const fs::path mnt = base / "disk";
+    fs::create_directories(mnt);
+    ASSERT_EQ(mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=16m"), 0)
+        << "cannot mount a tmpfs: " << std::strerror(errno);
+    const fs::path file = mnt / "full.tokenscope";
+    const fs::path err = base / "stderr.txt";
+    Result r = run_cli(
+        "run --backend model --preset llama-70b --batch 64 --tokens 8000 --quiet "
+        "--progress none --out " +
+            file.string(),
+        err);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+    Result info = run_cli("info " + file.string() + " --json", err);
+    EXPECT_EQ(info.status, 0) << info.err;
+    if (info.status == 0) {
+        auto j = nlohmann::json::parse(info.out);
+        ASSERT_EQ(j["runs"].size(), 1u);
+        const auto& run = j["runs"][0];
+        EXPECT_EQ(run["source"], "model");
+        EXPECT_FALSE(run["complete"]);
+        EXPECT_GT(run["steps"].get<long long>(), 0);
+        bool data_loss = false;
+        for (const auto& d : run["diagnostics"]) data_loss |= d["severity"] == "data_loss";
+        EXPECT_TRUE(data_loss);
+    }
+    EXPECT_EQ(umount(mnt.c_str()), 0);
+    fs::remove_all(base);
+}
+
+}  // namespace
