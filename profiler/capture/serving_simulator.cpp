@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "activity_factory.h"
+#include "failed_run.h"
 #include "serving_workload.h"
 
 namespace tokenscope::capture {
@@ -268,7 +269,7 @@ void run_serving_model(const CaptureConfig& capture, const ServingConfig& config
         ServingSimulator(spec, config, writer).run(progress);
         writer.finish();
     } catch (...) {
-        writer.abandon();
+        end_failed_run(writer, std::current_exception());
         throw;
     }
 }
