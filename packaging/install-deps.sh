@@ -13,6 +13,8 @@ packages=(
     # The fuzz preset (tests/fuzz/run.sh): clang with libFuzzer and the sanitizer runtimes.
     clang-14 libfuzzer-14-dev libclang-rt-14-dev
     libcurl4-openssl-dev prometheus openssl
+    # The GUI's Fleet view keeps Prometheus secrets in the desktop keyring.
+    qtkeychain-qt6-dev
     # The .deb and its test (packaging/test-package.sh): CPack's dpkg-shlibdeps and
     # file, lintian, the validators, and the MIME/desktop tools a desktop brings.
     dpkg-dev file lintian appstream desktop-file-utils shared-mime-info xdg-utils

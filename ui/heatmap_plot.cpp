@@ -300,6 +300,7 @@ QString HeatmapPlot::valueText(double ns) const {
 }
 
 QString HeatmapPlot::cellToolTip(std::size_t row, std::size_t column) const {
+    if (tooltip_fn_) return tooltip_fn_(row, column);
     QString text = QStringLiteral("<b>%1</b><br>")
                        .arg(data_.row_labels[static_cast<int>(row)].toHtmlEscaped());
     if (column < data_.columns.size()) {

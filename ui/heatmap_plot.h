@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -43,6 +44,10 @@ class HeatmapPlot : public QCustomPlot {
     std::optional<std::pair<std::size_t, std::size_t>> cellAt(QPointF pos) const;
     QPointF cellCenter(std::size_t row, std::size_t column) const;
     QString cellToolTip(std::size_t row, std::size_t column) const;
+    // Replaces the built-in cell tooltip (the fleet view names its quantile and the
+    // sample rate behind each cell); an empty function restores the default.
+    using ToolTipFn = std::function<QString(std::size_t row, std::size_t column)>;
+    void setCellToolTipFunction(ToolTipFn fn) { tooltip_fn_ = std::move(fn); }
     QString displayedTitle() const;
 
   signals:
@@ -76,6 +81,7 @@ class HeatmapPlot : public QCustomPlot {
     QCPColorScale* scale_;
     HeatmapMarks* marks_;
     QPoint press_pos_;
+    ToolTipFn tooltip_fn_;
 };
 
 }  // namespace tokenscope::ui

@@ -21,6 +21,7 @@
 #include "attribution_panel.h"
 #include "breakdown_tab.h"
 #include "compare_tab.h"
+#include "fleet_tab.h"
 #include "heatmap_tab.h"
 #include "load_job.h"
 #include "recent_files.h"
@@ -122,6 +123,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
     file->addAction(tr("&New Run…"), QKeySequence::New, this, &MainWindow::newRun)
         ->setObjectName(QStringLiteral("new_run_action"));
+    file->addAction(tr("Open &Prometheus…"), this, [this] { showFleetTab()->openDialog(); })
+        ->setObjectName(QStringLiteral("open_prometheus_action"));
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this,
             [this](const QString& path) { openFiles({path}); });
@@ -193,6 +196,15 @@ void MainWindow::setUnit(TimeUnit unit) {
     QSettings().setValue(QStringLiteral("view/unit"), TimeFormat::to_settings(unit));
     for (RunTab* tab : runTabs()) tab->setUnit(unit);
     attribution_->setUnit(unit);
+}
+
+FleetTab* MainWindow::showFleetTab() {
+    if (!fleet_) {
+        fleet_ = new FleetTab(this);
+        tabs_->addTab(fleet_, tr("Fleet"));
+    }
+    tabs_->setCurrentWidget(fleet_);
+    return fleet_;
 }
 
 QList<RunTab*> MainWindow::runTabs() const {

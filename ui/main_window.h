@@ -19,6 +19,7 @@ namespace tokenscope::ui {
 class AttributionPanel;
 class BreakdownTab;
 class CompareTab;
+class FleetTab;
 class HeatmapTab;
 class LoadJob;
 class RecentFiles;
@@ -44,6 +45,8 @@ class MainWindow : public QMainWindow {
     // File > New Run: opens the run launcher (not modal to the event loop); the
     // run it finishes opens here. Returns the dialog, which deletes itself on close.
     RunLauncherDialog* newRun();
+    // The Fleet tab (File > Open Prometheus…), made on first use and brought to front.
+    FleetTab* showFleetTab();
 
     TimeUnit unit() const { return unit_; }
     void setUnit(TimeUnit unit);
@@ -107,6 +110,7 @@ class MainWindow : public QMainWindow {
     HeatmapTab* heatmap_;
     BreakdownTab* breakdown_;
     CompareTab* compare_;
+    FleetTab* fleet_ = nullptr;
     AttributionPanel* attribution_ = nullptr;
     LoadJob* job_;
     QProgressBar* progress_ = nullptr;

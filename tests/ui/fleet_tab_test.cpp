@@ -1,0 +1,216 @@
+// The Fleet view (DESIGN.md section 13): the matrix from an OpenMetrics file written
+// here with known quantiles per cell; a server that accepts and never answers keeps
+// the GUI responsive and Cancel stops the transfer; a refused connection names the URL.
+#include <QComboBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QTimer>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "../fleet/fleet_histograms.h"
+#include "ui/fleet_plot_data.h"
+#include "ui/fleet_query.h"
+#include "ui/fleet_tab.h"
+#include "ui/heatmap_marks.h"
+#include "ui/heatmap_plot.h"
+
+using namespace tokenscope;
+using fleet_test::Fleet;
+
+namespace {
+
+constexpr double kQ = 0.9;  // not the default, so a view that ignores q fails
+
+// Two models over 8 hours: qwen has no data in hour 2 (a blank cell) and llama
+// degrades tenfold in hours 5-7, after the 4-window SLA baseline (a flag at 5).
+Fleet planted_fleet() {
+    Fleet f;
+    f.start_s = 1764547200;  // 2025-12-01T00:00:00Z, a whole hour
+    f.rows = {"llama-8b", "qwen-7b"};
+    f.hours.assign(2, std::vector<fleet_test::HourSpec>(8));
+    for (std::size_t h = 0; h < 8; ++h) {
+        f.hours[0][h] = {h >= 5 ? 1.5 : 0.15 + 0.01 * static_cast<double>(h), 0.5,
+                         3600.0 + 100.0 * static_cast<double>(h)};
+        f.hours[1][h] = {0.03, 0.4, h == 2 ? 0.0 : 1800.0};
+    }
+    return f;
+}
+
+std::string read_all(const QString& path) {
+    std::ifstream in(path.toStdString());
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+class FleetTabTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("fleet_tab_test"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path());
+        QVERIFY(dir_.isValid());
+    }
+
+    void offlineFileFillsTheMatrix() {
+        const Fleet f = planted_fleet();
+        const QString om = dir_.filePath(QStringLiteral("fleet.om"));
+        fleet_test::write_openmetrics(f, om.toStdString());
+        ui::FleetQuery q;
+        q.source = ui::FleetQuery::Source::File;
+        q.file = om;
+        q.metric = QStringLiteral("ttft");
+        q.by = QStringLiteral("model_name");
+        q.range = QStringLiteral("8h");
+        q.quantile = kQ;
+
+        ui::FleetTab tab;
+        QSignalSpy done(&tab, &ui::FleetTab::queryDone);
+        tab.runQuery(q);
+        QVERIFY(tab.busy());  // the file is read on the pool, not here
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.takeFirst().at(0).toBool(), true);
+        QVERIFY2(tab.matrix().has_value(), qPrintable(tab.statusText()));
+
+        const auto* plot = tab.findChild<ui::HeatmapPlot*>(QStringLiteral("fleetHeatmap"));
+        QVERIFY(plot);
+        const auto& data = plot->heatmap();
+        QCOMPARE(data.row_labels, QStringList({"llama-8b", "qwen-7b"}));
+        QCOMPARE(data.column_count, std::size_t{8});
+        for (std::size_t r = 0; r < 2; ++r)
+            for (std::size_t h = 0; h < 8; ++h) {
+                const auto want = fleet_test::expected_quantile(kQ, f.buckets(r, h));
+                const auto& got = data.value(r, h);
+                QCOMPARE(got.has_value(), want.has_value());
+                if (want)
+                    QVERIFY2(std::abs(*got - *want * 1e9) <= 1e-6 * *want * 1e9,
+                             qPrintable(QStringLiteral("row %1 hour %2: %3 ns, want %4 s")
+                                            .arg(r)
+                                            .arg(h)
+                                            .arg(*got)
+                                            .arg(*want)));
+            }
+        QVERIFY(plot->cellToolTip(1, 2).contains(QStringLiteral("blank")));
+
+        // The tooltip names the quantile, its value and the rate behind it.
+        const QString tip = plot->cellToolTip(0, 1);
+        const double obs = f.hours[0][1].observations;
+        QVERIFY2(tip.contains(QStringLiteral("P90")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLocale::c().toString(obs / 3600.0, 'g', 3) + QStringLiteral("/s")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(ui::FleetPlotData::durationText(data.value(0, 1))), qPrintable(tip));
+
+        // The planted degradation: outlined cells and a recalibration flag at hour 5.
+        QCOMPARE(tab.matrix()->map.row_flag[0], std::optional<std::size_t>(5));
+        QVERIFY(!tab.matrix()->map.row_flag[1]);
+        QVERIFY(plot->marks()->flagCount() >= 1);
+        QVERIFY(plot->marks()->breachCount() >= 3);
+
+        const auto* table = tab.findChild<QTableWidget*>(QStringLiteral("calibrationTable"));
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("llama-8b"));
+        QCOMPARE(table->item(0, 3)->text(),
+                 QString::fromUtf8(fleet::to_string(tab.matrix()->calibration[0].state).data()));
+        QVERIFY(table->item(0, 5)->text() != QStringLiteral("\u2014"));  // a calibration started
+
+        const QString png = dir_.filePath(QStringLiteral("fleet.png"));
+        QString error;
+        QVERIFY2(tab.exportImage(png, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), QSize(1600, 900));
+        const QString rules = dir_.filePath(QStringLiteral("rules.yml"));
+        QVERIFY2(tab.exportRules(rules, &error), qPrintable(error));
+        const std::string text = read_all(rules);
+        // One rule per row, each naming its row.
+        std::size_t rules_written = 0;
+        for (auto at = text.find("- alert: TokenscopeFleetSLA"); at != std::string::npos;
+             at = text.find("- alert: TokenscopeFleetSLA", at + 1))
+            ++rules_written;
+        QCOMPARE(rules_written, std::size_t{2});
+        QVERIFY(text.find("llama-8b") != std::string::npos);
+        QVERIFY(text.find("qwen-7b") != std::string::npos);
+
+        if (const QByteArray shot = qgetenv("TOKENSCOPE_FLEET_SCREENSHOT"); !shot.isEmpty()) {
+            tab.resize(1400, 820);
+            tab.show();
+            QTest::qWait(50);
+            QVERIFY(tab.grab().save(QString::fromLocal8Bit(shot)));
+        }
+    }
+
+    // Accepts and never answers: the GUI keeps running its event loop, Cancel ends the
+    // query at once on screen and the transfer within a few seconds, and says so with the URL.
+    void silentServerIsCancelled() {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        QList<QTcpSocket*> peers;
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) peers << s;
+        });
+        ui::FleetQuery q;
+        q.url = QStringLiteral("http://127.0.0.1:%1").arg(server.serverPort());
+        q.timeout_s = 120;
+        ui::FleetTab tab;
+        tab.show();
+        tab.runQuery(q);
+        QTRY_VERIFY_WITH_TIMEOUT(!peers.isEmpty(), 10000);
+        QVERIFY(tab.busy());
+        QVERIFY(tab.statusText().contains(q.url));
+
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
+        tick.start(10);
+        QTest::qWait(600);
+        QVERIFY2(ticks >= 10, qPrintable(QStringLiteral("%1 ticks in 600 ms").arg(ticks)));
+        QVERIFY(tab.busy());
+
+        auto* cancel = tab.findChild<QPushButton*>(QStringLiteral("cancelButton"));
+        QVERIFY(cancel && cancel->isEnabled());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(!tab.busy());
+        QVERIFY2(tab.statusText().contains(QStringLiteral("Cancelled")) &&
+                     tab.statusText().contains(q.url),
+                 qPrintable(tab.statusText()));
+        // curl sees the stop at its next progress call and hangs up.
+        QTRY_VERIFY_WITH_TIMEOUT(peers.front()->state() == QAbstractSocket::UnconnectedState, 5000);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
+        QVERIFY(!tab.matrix());
+    }
+
+    void refusedConnectionNamesTheUrl() {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        ui::FleetQuery q;
+        q.url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        ui::FleetTab tab;
+        QSignalSpy done(&tab, &ui::FleetTab::queryDone);
+        tab.runQuery(q);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.takeFirst().at(0).toBool(), false);
+        QVERIFY2(tab.statusText().contains(q.url) && tab.statusText().contains("refused"),
+                 qPrintable(tab.statusText()));
+    }
+};
+
+QTEST_MAIN(FleetTabTest)
+#include "fleet_tab_test.moc"
