@@ -60,6 +60,13 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     window_->setRange(1, 1'000'000);
     for (const auto& [name, per] : kUnits) window_unit_->addItem(QString::fromLatin1(name), per);
     top_n_->setRange(1, 500);
+    // Sized to their longest item, the combo boxes made the Heatmap tab (and
+    // so the main window) wider than a 1600 px screen; their popups still
+    // show every item in full.
+    for (QComboBox* box : {metric_, rows_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(9);
+    }
     sla_windows_->setRange(0, 100'000);
     sla_windows_->setSpecialValueText(tr("half"));
     sla_windows_->setToolTip(

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/kernel_name.h"
 #include "heatmap_marks.h"
 #include "plot_style.h"
 
@@ -181,8 +182,11 @@ void HeatmapPlot::labelAxes() {
     rows->clear();
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
-        rows->addTick(static_cast<double>(r), elide(data_.row_labels[static_cast<int>(r)]) +
-                                                  (flagged ? kFlagMark : QString()));
+        // Kernel rows read by their short name (one rule, analysis/kernel_name.h);
+        // the tooltip keeps the full one. Other labels come back unchanged.
+        const QString label = QString::fromStdString(
+            analysis::short_kernel_name(data_.row_labels[static_cast<int>(r)].toStdString()));
+        rows->addTick(static_cast<double>(r), elide(label) + (flagged ? kFlagMark : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     cols->clear();
@@ -195,7 +199,9 @@ void HeatmapPlot::labelAxes() {
     const bool timed = !data_.columns.empty();
     for (std::size_t c = 0; c < n; c += stride) {
         QString label = QStringLiteral("#%1").arg(c);
-        if (timed && c < data_.columns.size()) {
+        if (c < static_cast<std::size_t>(data_.column_labels.size())) {
+            label = data_.column_labels[static_cast<int>(c)];
+        } else if (timed && c < data_.columns.size()) {
             const std::int64_t step = data_.columns.size() > 1
                                           ? data_.columns[1].start_ns - data_.columns[0].start_ns
                                           : data_.columns[0].end_ns - data_.columns[0].start_ns;
@@ -204,9 +210,11 @@ void HeatmapPlot::labelAxes() {
         }
         cols->addTick(static_cast<double>(c), label);
     }
-    xAxis->setLabel(timed ? tr("window start (from run start)") : tr("window"));
+    xAxis->setLabel(!data_.column_labels.isEmpty() ? data_.column_axis
+                    : timed                          ? tr("window start (from run start)")
+                                                     : tr("window"));
     const QString what = data_.delta ? tr("\u0394 P95 %1, B \u2212 A").arg(data_.metric)
-                                     : tr("P95 %1").arg(data_.metric);
+                                     : tr("%1 %2").arg(data_.value_name, data_.metric);
     scale_->axis()->setLabel(QStringLiteral("%1 (%2)").arg(what, TimeFormat::suffix(unit_)));
 }
 

@@ -53,13 +53,14 @@ HeatmapTab::HeatmapTab(QWidget* parent)
       query_(new BackgroundQuery(this)) {
     export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The choices get a row of their own, so the tab fits narrow windows.
     auto* bar = new QHBoxLayout;
-    bar->addWidget(controls_, 1);
+    bar->addWidget(status_, 1);
     bar->addWidget(log_scale_);
     bar->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(controls_);
     layout->addLayout(bar);
-    layout->addWidget(status_);
     layout->addWidget(plot_, 1);
     connect(controls_, &HeatmapControls::specChanged, this, [this] {
         controls_->saveChoice();

@@ -53,6 +53,23 @@ class MainWindowTest : public QObject {
         QVERIFY(dir_.isValid());
     }
 
+    // The default window fits a 1600 px wide screen with room for its frame,
+    // and nothing inside forces it wider (a 1366 px laptop still fits it).
+    void defaultWindowFitsTheScreen() {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString parts;
+        for (int i = 0; i < window.findChild<QTabWidget*>()->count(); ++i)
+            parts +=
+                QStringLiteral(" tab%1=%2")
+                    .arg(i)
+                    .arg(window.findChild<QTabWidget*>()->widget(i)->minimumSizeHint().width());
+        QVERIFY2(window.width() <= 1500, qPrintable(QString::number(window.width()) + parts));
+        QVERIFY2(window.minimumSizeHint().width() <= 1340,
+                 qPrintable(QString::number(window.minimumSizeHint().width()) + parts));
+    }
+
     void openingAFilePopulatesRunsAndTimeline() {
         const QString path = write_store(QStringLiteral("one.tokenscope"), "first run");
         ui::MainWindow window;
