@@ -12,6 +12,14 @@ namespace tokenscope::ui {
 HeatmapPlotData FleetPlotData::plotData(const fleet::FleetMatrix& m, const QString& source) {
     HeatmapPlotData d = HeatmapPlotData::fromHeatmap(m.map);
     d.metric = QString::fromStdString(m.spec.metric);
+    d.value_name = quantileName(m.spec.quantile);
+    // Clock times: a fleet's windows are hours of a day, not times from a run's start.
+    const bool days = m.spec.range_s > 24 * 3600;
+    for (std::int64_t end : m.window_end_s)
+        d.column_labels << QDateTime::fromSecsSinceEpoch(end - m.spec.window_s, Qt::UTC)
+                               .toString(days ? QStringLiteral("MM-dd HH:mm")
+                                              : QStringLiteral("HH:mm"));
+    d.column_axis = QObject::tr("window start (UTC)");
     d.title = QStringLiteral("%1 %2 by %3 — %4")
                   .arg(quantileName(m.spec.quantile), d.metric, QString::fromStdString(m.spec.by),
                        source);

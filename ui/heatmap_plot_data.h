@@ -28,6 +28,12 @@ struct HeatmapPlotData {
     std::vector<std::optional<std::size_t>> row_flag;
     std::size_t sla_baseline = 0;  // the first N columns calibrate row_sla; 0 = none drawn
     std::optional<double> lo, hi;  // colour range in ns; unset = no non-blank cell
+    // Where set, the column ticks (the fleet view's clock times) instead of times from
+    // origin_ns, under the axis title column_axis; value_name names the cell value on
+    // the colour scale (the fleet's chosen quantile).
+    QStringList column_labels;
+    QString column_axis;
+    QString value_name = QStringLiteral("P95");
 
     std::size_t row_count() const { return static_cast<std::size_t>(row_labels.size()); }
     const std::optional<double>& value(std::size_t row, std::size_t column) const {

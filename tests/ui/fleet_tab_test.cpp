@@ -108,6 +108,11 @@ class FleetTabTest : public QObject {
                                             .arg(*want)));
             }
         QVERIFY(plot->cellToolTip(1, 2).contains(QStringLiteral("blank")));
+        // Columns read as the windows' UTC start times; the scale names the quantile.
+        QCOMPARE(data.column_labels.front(), QStringLiteral("00:00"));
+        QCOMPARE(data.column_labels.back(), QStringLiteral("07:00"));
+        QVERIFY2(plot->colorScale()->axis()->label().startsWith(QStringLiteral("P90 ")),
+                 qPrintable(plot->colorScale()->axis()->label()));
 
         // The tooltip names the quantile, its value and the rate behind it.
         const QString tip = plot->cellToolTip(0, 1);
