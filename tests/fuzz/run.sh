@@ -8,59 +8,67 @@
 # Usage: tests/fuzz/run.sh SECONDS [TARGET...]   (targets: nsys nsys_sql kineto kineto_gzip serving store)
 # Findings land in $TOKENSCOPE_FUZZ_OUT (default build/fuzz/findings).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
-shift
-targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(nsys nsys_sql kineto kineto_gzip serving store)
-fixtures=${TOKENSCOPE_FIXTURES_DIR:-$PWD/../shared/fixtures}
-build=build/fuzz
-findings=${TOKENSCOPE_FUZZ_OUT:-$build/findings}
 
-[ -f $build/CMakeCache.txt ] || cmake --preset fuzz >/dev/null
-# The build machine is shared: one build at a time, never while fuzzing.
-flock /tmp/tokenscope-build.lock cmake --build $build --target tokenscope_fuzz -j2
+# Everything in one function: bash then parses the whole script before running
+# any of it, so editing run.sh while it fuzzes cannot break the running copy.
+main() {
+    cd "$(dirname "$0")/../.."
+    seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
+    shift
+    targets=("$@")
+    [ ${#targets[@]} -gt 0 ] || targets=(nsys nsys_sql kineto kineto_gzip serving store)
+    fixtures=${TOKENSCOPE_FIXTURES_DIR:-$PWD/../shared/fixtures}
+    build=build/fuzz
+    findings=${TOKENSCOPE_FUZZ_OUT:-$build/findings}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tokenscope-fuzz.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tests/fuzz/seeds/make_seeds.sh "$work/corpus" "$fixtures"
-mkdir -p "$findings"
+    [ -f $build/CMakeCache.txt ] || cmake --preset fuzz >/dev/null
+    # The build machine is shared: one build at a time, never while fuzzing.
+    flock /tmp/tokenscope-build.lock cmake --build $build --target tokenscope_fuzz -j2
 
-# SQLite files need room for a schema and a few pages; JSON inputs stay small
-# so each execution is fast.
-declare -A max_len=([nsys]=65536 [nsys_sql]=32768 [store]=65536 [kineto]=65536 [kineto_gzip]=32768 [serving]=16384)
-declare -A dict=([nsys]=nsys [nsys_sql]=nsys [store]=store [kineto]=kineto [kineto_gzip]=kineto [serving]=serving)
-limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10)
-export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_on_error=0
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    work=$(mktemp -d "${TMPDIR:-/tmp}/tokenscope-fuzz.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    tests/fuzz/seeds/make_seeds.sh "$work/corpus" "$fixtures"
+    mkdir -p "$findings"
 
-failed=()
-summary="target        exec/s   executions  new_units  peak_rss_mb"
-for t in "${targets[@]}"; do
-    bin=$build/tests/fuzz/fuzz_$t
-    regressions=(tests/fuzz/regressions/$t/*)
-    if [ -e "${regressions[0]}" ]; then
-        echo "== $t: replaying ${#regressions[@]} regression inputs"
-        "$bin" "${limits[@]}" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 ||
-            { tail -40 "$work/$t.replay.log"; failed+=("$t (regression)"); }
+    # SQLite files need room for a schema and a few pages; JSON inputs stay small
+    # so each execution is fast.
+    declare -A max_len=([nsys]=65536 [nsys_sql]=32768 [store]=65536 [kineto]=65536 [kineto_gzip]=32768 [serving]=16384)
+    declare -A dict=([nsys]=nsys [nsys_sql]=nsys [store]=store [kineto]=kineto [kineto_gzip]=kineto [serving]=serving)
+    limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10)
+    export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_on_error=0
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+    failed=()
+    summary="target        exec/s   executions  new_units  peak_rss_mb"
+    for t in "${targets[@]}"; do
+        bin=$build/tests/fuzz/fuzz_$t
+        regressions=(tests/fuzz/regressions/$t/*)
+        if [ -e "${regressions[0]}" ]; then
+            echo "== $t: replaying ${#regressions[@]} regression inputs"
+            "$bin" "${limits[@]}" "${regressions[@]}" >"$work/$t.replay.log" 2>&1 ||
+                { tail -40 "$work/$t.replay.log"; failed+=("$t (regression)"); }
+        fi
+        echo "== $t: fuzzing ${seconds}s"
+        log=$findings/$t.log
+        if ! "$bin" "${limits[@]}" -max_len="${max_len[$t]}" -dict="tests/fuzz/${dict[$t]}.dict" \
+            -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/$t-" \
+            "$work/corpus/$t" >"$log" 2>&1; then
+            grep -E -A30 '==ERROR|runtime error|Sanitizer|deadly signal|uncaught exception' "$log" |
+                head -60 || tail -40 "$log"
+            failed+=("$t")
+        fi
+        stat() { sed -n "s/^stat::$1: *//p" "$log"; }
+        summary+=$(printf '\n%-12s %7s %12s %10s %12s' "$t" "$(stat average_exec_per_sec)" \
+            "$(stat number_of_executed_units)" "$(stat new_units_added)" "$(stat peak_rss_mb)")
+    done
+    echo "$summary"
+    [ -z "${TOKENSCOPE_FUZZ_STATS:-}" ] || echo "$summary" >"$TOKENSCOPE_FUZZ_STATS"
+    if [ ${#failed[@]} -gt 0 ]; then
+        echo "fuzz: FAILED: ${failed[*]} (inputs in $findings)" >&2
+        exit 1
     fi
-    echo "== $t: fuzzing ${seconds}s"
-    log=$findings/$t.log
-    if ! "$bin" "${limits[@]}" -max_len="${max_len[$t]}" -dict="tests/fuzz/${dict[$t]}.dict" \
-        -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/$t-" \
-        "$work/corpus/$t" >"$log" 2>&1; then
-        grep -E -A30 '==ERROR|runtime error|Sanitizer|deadly signal|uncaught exception' "$log" |
-            head -60 || tail -40 "$log"
-        failed+=("$t")
-    fi
-    stat() { sed -n "s/^stat::$1: *//p" "$log"; }
-    summary+=$(printf '\n%-12s %7s %12s %10s %12s' "$t" "$(stat average_exec_per_sec)" \
-        "$(stat number_of_executed_units)" "$(stat new_units_added)" "$(stat peak_rss_mb)")
-done
-echo "$summary"
-[ -z "${TOKENSCOPE_FUZZ_STATS:-}" ] || echo "$summary" >"$TOKENSCOPE_FUZZ_STATS"
-if [ ${#failed[@]} -gt 0 ]; then
-    echo "fuzz: FAILED: ${failed[*]} (inputs in $findings)" >&2
-    exit 1
-fi
-echo "fuzz: all ${#targets[@]} targets clean for ${seconds}s each"
+    echo "fuzz: all ${#targets[@]} targets clean for ${seconds}s each"
+}
+
+main "$@"
+exit
