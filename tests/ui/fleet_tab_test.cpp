@@ -15,10 +15,12 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <cmath>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include "../fleet/fleet_histograms.h"
+#include "../fleet/tiny_http_server.h"
 #include "ui/fleet_plot_data.h"
 #include "ui/fleet_query.h"
 #include "ui/fleet_tab.h"
@@ -45,6 +47,25 @@ Fleet planted_fleet() {
         f.hours[1][h] = {0.03, 0.4, h == 2 ? 0.0 : 1800.0};
     }
     return f;
+}
+
+// A query_range answer of bucket increases: every hour around now carries the
+// buckets of `cum` (points at other times than the window ends are ignored), so the
+// matrix is the same whichever hour the tab's "now" falls in.
+std::string canned_answer(const std::string& row, const std::vector<double>& cum) {
+    const std::int64_t hour = static_cast<std::int64_t>(std::time(nullptr)) / 3600 * 3600;
+    std::string result;
+    for (std::size_t b = 0; b < cum.size(); ++b) {
+        std::string values;
+        for (std::int64_t k = -5; k <= 1; ++k)
+            values += (values.empty() ? "[" : ",[") + std::to_string(hour + k * 3600) + ",\"" +
+                      std::to_string(static_cast<long long>(cum[b])) + "\"]";
+        result += (result.empty() ? "" : ",") + std::string("{\"metric\":{\"le\":\"") +
+                  fleet_test::le_text(b) + "\",\"model_name\":\"" + row + "\"},\"values\":[" +
+                  values + "]}";
+    }
+    return "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[" + result +
+           "]}}";
 }
 
 std::string read_all(const QString& path) {
@@ -198,6 +219,47 @@ class FleetTabTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(peers.front()->state() == QAbstractSocket::UnconnectedState, 5000);
         QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
         QVERIFY(!tab.matrix());
+    }
+
+    // A server's answer (with the bearer token sent), saved and reopened offline.
+    void serverAnswerIsSavedAndReopened() {
+        const Fleet f = planted_fleet();
+        const auto cum = f.buckets(0, 0);
+        fleet_test::TinyHttpServer server(fleet_test::TinyHttpServer::Mode::Canned,
+                                          canned_answer("llama-8b", cum));
+        ui::FleetQuery q;
+        q.url = QString::fromStdString(server.url());
+        q.auth = ui::FleetQuery::Auth::Bearer;
+        q.secret = QStringLiteral("tok-live");
+        q.range = QStringLiteral("3h");
+        ui::FleetTab tab;
+        QSignalSpy done(&tab, &ui::FleetTab::queryDone);
+        tab.runQuery(q);
+        QVERIFY(done.wait(20000));
+        QVERIFY2(done.takeFirst().at(0).toBool(), qPrintable(tab.statusText()));
+        QVERIFY(server.last_request().find("Authorization: Bearer tok-live") != std::string::npos);
+        const double want = *fleet_test::expected_quantile(0.95, cum) * 1e9;
+        for (std::size_t c = 0; c < 3; ++c) {
+            const auto& got = tab.plot()->heatmap().value(0, c);
+            QVERIFY(got && std::abs(*got - want) <= 1e-6 * want);
+        }
+        auto* save = tab.findChild<QPushButton*>(QStringLiteral("saveAnswerButton"));
+        QVERIFY(save && save->isEnabled());
+        const QString saved = dir_.filePath(QStringLiteral("answer.json"));
+        QString error;
+        QVERIFY2(tab.saveAnswer(saved, &error), qPrintable(error));
+
+        ui::FleetQuery offline = q;
+        offline.source = ui::FleetQuery::Source::File;
+        offline.file = saved;
+        ui::FleetTab again;
+        QSignalSpy again_done(&again, &ui::FleetTab::queryDone);
+        again.runQuery(offline);
+        QVERIFY(again_done.wait(20000));
+        QVERIFY2(again_done.takeFirst().at(0).toBool(), qPrintable(again.statusText()));
+        QCOMPARE(again.plot()->heatmap().row_labels, QStringList({"llama-8b"}));
+        const auto& last = again.plot()->heatmap().value(0, 2);
+        QVERIFY(last && std::abs(*last - want) <= 1e-6 * want);
     }
 
     void refusedConnectionNamesTheUrl() {
