@@ -18,16 +18,19 @@ shrink_sqlite() {
     local src=$1 dst=$2 keep=$3 whole=$4 rows=$5 post=${6:-} t
     cp "$src" "$dst"
     chmod u+w "$dst"
-    sqlite3 "$dst" "SELECT name FROM sqlite_master WHERE type = 'table'" | while read -r t; do
-        if [[ $t =~ $whole ]]; then
+    # WITHOUT ROWID tables have no rowid to cut by: they stay whole.
+    sqlite3 "$dst" "SELECT name, sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE type = 'table'" |
+        while IFS='|' read -r t no_rowid; do
+        if [[ $t =~ $whole || $no_rowid == 1 ]]; then
             continue
         elif [[ $t =~ $keep ]]; then
             echo "DELETE FROM \"$t\" WHERE rowid NOT IN (SELECT rowid FROM \"$t\" LIMIT $rows);"
         else
             echo "DROP TABLE \"$t\";"
         fi
-    done | sqlite3 "$dst"
-    sqlite3 "$dst" "$post PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM;" >/dev/null
+    done | sqlite3 "$dst" || echo "make_seeds.sh: could not shrink every table of $src" >&2
+    sqlite3 "$dst" "$post PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM;" >/dev/null ||
+        echo "make_seeds.sh: could not trim $dst" >&2
 }
 
 nsys_fixture=$fixtures/nsys/pipit_a100x4_cloverleaf.sqlite
