@@ -10,6 +10,10 @@
 #include "import/kineto/kineto_importer.h"
 #define TOKENSCOPE_HAVE_KINETO 1
 #endif
+#if __has_include("import/client/client_importer.h")
+#include "import/client/client_importer.h"
+#define TOKENSCOPE_HAVE_CLIENT 1
+#endif
 #if __has_include("import/serving/serving_importer.h")
 #include "import/serving/serving_importer.h"
 #define TOKENSCOPE_HAVE_SERVING 1
@@ -44,7 +48,8 @@ const Importer& ImporterRegistry::pick(const std::string& path) const {
     if (const Importer* importer = pick(path, head)) return *importer;
     std::string problem =
         "not a recognised trace format (expected Tokenscope, Nsight Systems SQLite, Kineto JSON "
-        "or serving-benchmark JSON)";
+        "serving-benchmark JSON or client benchmark results: AIPerf, GenAI-Perf, guidellm, "
+        "LLMPerf)";
     if (head.starts_with(std::string_view("SQLite format 3\0", 16)))
         problem += "; it is an SQLite database without Nsight Systems or Tokenscope tables";
     throw ImportError(path, problem);
@@ -67,6 +72,10 @@ ImporterRegistry& default_registry() {
         using namespace serving;  // NOLINT
         ImporterRegistry r;
         r.register_importer(std::make_unique<NsysImporter>());
+#ifdef TOKENSCOPE_HAVE_CLIENT
+        // Its detection is specific and steps aside for Kineto and vLLM bench files.
+        r.register_importer(std::make_unique<ClientImporter>());
+#endif
 #ifdef TOKENSCOPE_HAVE_KINETO
         r.register_importer(std::make_unique<KinetoImporter>());
 #endif

@@ -33,7 +33,7 @@ class ImporterRegistry {
 };
 
 // The process-wide registry holding every importer built into this binary
-// (Nsight Systems, and Kineto and serving-benchmark JSON when present).
+// (Nsight Systems, and Kineto, client benchmark and serving-benchmark JSON when present).
 ImporterRegistry& default_registry();
 
 }  // namespace tokenscope::import

@@ -1,0 +1,217 @@
+#include "aiperf_parser.h"
+
+#include "client_json.h"
+#include "import/file_source.h"
+#include "import/import_error.h"
+#include "request_builder.h"
+#include "summary_metrics.h"
+
+namespace tokenscope::import::client {
+namespace {
+
+// {"value": v, "unit": "ms"} in ns; nullopt when absent or in an unknown unit.
+std::optional<double> metric_scale(const nlohmann::json& metric) {
+    return ns_per_unit(text(metric, "unit"));
+}
+
+std::optional<double> metric_value(const nlohmann::json& metrics, const char* tag) {
+    const nlohmann::json* m = child(metrics, tag);
+    return m == nullptr ? std::nullopt : number(*m, "value");
+}
+
+std::optional<std::int64_t> metric_ns(const nlohmann::json& metrics, const char* tag) {
+    const nlohmann::json* m = child(metrics, tag);
+    if (m == nullptr) return std::nullopt;
+    auto scale = metric_scale(*m);
+    auto v = number(*m, "value");
+    if (!scale || !v) return std::nullopt;
+    return to_ns(*v, *scale);
+}
+
+// One AIPerf MetricRecordInfo line as a request. Emissions: start + TTFT, then
+// each inter-chunk latency added (AIPerf computes ICL from consecutive response
+// times, so they rebuild the response times exactly).
+ClientRequest aiperf_request(const nlohmann::json& rec) {
+    ClientRequest r;
+    const nlohmann::json* meta = child(rec, "metadata");
+    const nlohmann::json* metrics = child(rec, "metrics");
+    if (meta == nullptr) return r;
+    r.arrival_ns = integer_ns(*meta, "request_start_ns");
+    const nlohmann::json* error = child(rec, "error");
+    const nlohmann::json* cancelled = child(*meta, "was_cancelled");
+    bool was_cancelled = cancelled != nullptr && cancelled->is_boolean() && cancelled->get<bool>();
+    if ((error != nullptr && !error->is_null()) || was_cancelled) {
+        r.failed = true;
+        r.error = error != nullptr && error->is_object()
+                      ? text(*error, "type") + ": " + text(*error, "message")
+                      : "cancelled";
+        return r;
+    }
+    if (metrics == nullptr || !r.arrival_ns) return r;
+    r.input_len = length(metric_value(*metrics, "input_sequence_length"));
+    r.output_len = length(metric_value(*metrics, "output_sequence_length"));
+    auto ttft = metric_ns(*metrics, "time_to_first_token");
+    if (!ttft) {
+        // Not streamed: the whole answer arrives at request_end_ns.
+        if (auto end = integer_ns(*meta, "request_end_ns")) r.emissions.push_back(*end);
+        return r;
+    }
+    auto t = add_ns(*r.arrival_ns, *ttft);
+    if (!t) return r;
+    r.emissions.push_back(*t);
+    const nlohmann::json* icl = child(*metrics, "inter_chunk_latency");
+    if (icl == nullptr) return r;
+    auto scale = metric_scale(*icl);
+    const nlohmann::json* values = child(*icl, "value");
+    if (!scale || values == nullptr || !values->is_array()) return r;
+    for (const auto& v : *values) {
+        auto d = number(v, "");
+        if (!d) continue;
+        auto ns = to_ns(*d, *scale);
+        t = ns ? add_ns(*t, *ns) : std::nullopt;
+        if (!t) {
+            r.emissions.clear();  // counted as missing times
+            return r;
+        }
+        r.emissions.push_back(*t);
+    }
+    return r;
+}
+
+}  // namespace
+
+void AiperfParser::records(const trace::ProgressFn& progress) {
+    FileSource source(path_);
+    RequestBuilder builder(run_);
+    std::int64_t line_no = 0, malformed = 0, first_bad = 0, warmup = 0;
+    auto line = [&](std::string_view text_line) {
+        ++line_no;
+        if (text_line.find_first_not_of(" \t\r") == std::string_view::npos) return;
+        nlohmann::json rec = nlohmann::json::parse(text_line, nullptr, false);
+        if (rec.is_discarded() || child(rec, "metadata") == nullptr) {
+            if (malformed++ == 0) first_bad = line_no;
+            return;
+        }
+        if (text(*child(rec, "metadata"), "benchmark_phase") == "warmup") {
+            ++warmup;
+            return;
+        }
+        builder.add(aiperf_request(rec));
+    };
+    std::string carry;
+    for (std::string_view chunk = source.next_chunk(); !chunk.empty();
+         chunk = source.next_chunk()) {
+        std::size_t from = 0;
+        for (std::size_t nl = chunk.find('\n'); nl != std::string_view::npos;
+             nl = chunk.find('\n', from)) {
+            if (carry.empty()) {
+                line(chunk.substr(from, nl - from));
+            } else {
+                carry.append(chunk.substr(from, nl - from));
+                line(carry);
+                carry.clear();
+            }
+            from = nl + 1;
+        }
+        carry.append(chunk.substr(from));
+        if (carry.size() > kMaxLineBytes)
+            throw ImportError(path_, "JSONL record at line " + std::to_string(line_no + 1) +
+                                         " is longer than " + std::to_string(kMaxLineBytes >> 20) +
+                                         " MiB; not a per-request export");
+        if (progress) progress(source.file_consumed(), source.file_size());
+    }
+    if (!carry.empty()) line(carry);  // a last line without newline, perhaps truncated
+    builder.finish();
+    if (malformed > 0)
+        run_.count_diagnostic("client_malformed_lines", trace::Severity::DataLoss,
+                              static_cast<double>(malformed),
+                              "JSONL lines that are not complete AIPerf records (truncated or "
+                              "invalid JSON), skipped; the first is line " +
+                                  std::to_string(first_bad));
+    if (warmup > 0)
+        run_.count_diagnostic("client_warmup_records", trace::Severity::Info,
+                              static_cast<double>(warmup),
+                              "records of the warm-up phase, left out");
+    if (builder.added() == 0)
+        throw ImportError(path_, "no usable AIPerf record among " + std::to_string(line_no) +
+                                     " lines (" + std::to_string(malformed) + " malformed)");
+}
+
+namespace {
+
+// GenAI-Perf drops responses without content (the role-only first chunk of an
+// OpenAI stream, "[DONE]") before it computes TTFT and ITL; so do we.
+bool has_content(const nlohmann::json& output) {
+    if (!output.is_object()) return true;
+    if (child(output, "text_output") != nullptr) return !text(output, "text_output").empty();
+    std::string sse = text(output, "response");
+    if (sse.empty()) return false;
+    if (sse.starts_with("data: ")) sse.erase(0, 6);
+    while (!sse.empty() && (sse.back() == '\n' || sse.back() == ' ')) sse.pop_back();
+    if (sse == "[DONE]") return false;
+    nlohmann::json data = nlohmann::json::parse(sse, nullptr, false);
+    const nlohmann::json* choices = child(data, "choices");
+    if (choices == nullptr || !choices->is_array() || choices->empty()) return !data.is_discarded();
+    const nlohmann::json& c = (*choices)[0];
+    if (const nlohmann::json* delta = child(c, "delta")) return !text(*delta, "content").empty();
+    return !text(c, "text").empty();
+}
+
+ClientRequest genai_perf_request(const nlohmann::json& req) {
+    ClientRequest r;
+    r.arrival_ns = integer_ns(req, "timestamp");
+    const nlohmann::json* times = child(req, "response_timestamps");
+    const nlohmann::json* outputs = child(req, "response_outputs");
+    if (times == nullptr || !times->is_array()) return r;
+    bool filter = outputs != nullptr && outputs->is_array() && outputs->size() == times->size();
+    for (std::size_t i = 0; i < times->size(); ++i) {
+        auto ns = integer_ns((*times)[i], "");
+        if (ns && (!filter || has_content((*outputs)[i]))) r.emissions.push_back(*ns);
+    }
+    return r;
+}
+
+}  // namespace
+
+void AiperfParser::genai_perf_export(const nlohmann::json& root) {
+    const nlohmann::json* experiments = child(root, "experiments");
+    if (experiments == nullptr || !experiments->is_array())
+        throw ImportError(path_, "GenAI-Perf export without an \"experiments\" array");
+    RequestBuilder builder(run_);
+    for (const auto& e : *experiments) {
+        const nlohmann::json* requests = child(e, "requests");
+        if (requests == nullptr || !requests->is_array()) continue;
+        for (const auto& req : *requests) builder.add(genai_perf_request(req));
+    }
+    builder.finish();
+    if (experiments->size() > 1)
+        run_.count_diagnostic("client_experiments_merged", trace::Severity::Info,
+                              static_cast<double>(experiments->size()),
+                              "experiments (load levels) in the file; their requests are in one "
+                              "run");
+    if (builder.added() == 0) throw ImportError(path_, "GenAI-Perf export without usable requests");
+}
+
+void AiperfParser::summary(const nlohmann::json& root) {
+    SummaryMetrics s;
+    // AIPerf's and GenAI-Perf's inter_token_latency is per request
+    // (latency - TTFT) / (OSL - 1): DESIGN.md's TPOT; inter_chunk_latency is ITL.
+    const std::pair<const char*, const char*> map[] = {{"time_to_first_token", "ttft"},
+                                                       {"inter_token_latency", "tpot"},
+                                                       {"inter_chunk_latency", "itl"},
+                                                       {"request_latency", "e2e"}};
+    for (const auto& [tag, metric] : map) {
+        const nlohmann::json* m = child(root, tag);
+        if (m == nullptr) continue;
+        auto scale = ns_per_unit(text(*m, "unit"));
+        if (scale) s.set(metric, *m, {"avg", "std"}, *scale);
+    }
+    if (s.empty())
+        throw ImportError(path_,
+                          "AIPerf / GenAI-Perf summary without latency statistics "
+                          "(time_to_first_token, inter_token_latency, request_latency)");
+    s.write(run_, "AIPerf / GenAI-Perf",
+            "their inter_token_latency is per request (TPOT), shown as tpot");
+}
+
+}  // namespace tokenscope::import::client

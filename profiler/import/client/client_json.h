@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "trace/progress.h"
+
+namespace tokenscope::import::client {
+
+// A whole results document (guidellm, LLMPerf, GenAI-Perf, AIPerf summaries) is
+// parsed into memory; past this many decompressed bytes it is refused with a
+// clear error rather than exhausting memory.
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t{1} << 30;
+// One JSONL record longer than this is refused (a record is one request).
+inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
+
+// Reads and parses the file as one JSON document; Python's NaN / Infinity
+// become null. Throws ImportError naming the file.
+nlohmann::json read_document(const std::string& path, const trace::ProgressFn& progress);
+
+// A finite number at key (or the value itself when key is empty); nullopt for
+// null, missing, non-numbers.
+std::optional<double> number(const nlohmann::json& j, std::string_view key);
+const nlohmann::json* child(const nlohmann::json& j, std::string_view key);
+std::string text(const nlohmann::json& j, std::string_view key);
+
+// A time already in integer ns (epoch ns reach 1.8e18, beyond a double's exact
+// integers): read as an integer when the file writes one, else rounded.
+std::optional<std::int64_t> integer_ns(const nlohmann::json& j, std::string_view key);
+// Seconds (or another unit) to nanoseconds; nullopt beyond int64.
+std::optional<std::int64_t> to_ns(double value, double ns_per_unit);
+// ns per unit for "ns", "us", "ms", "s"/"sec"; nullopt for others.
+std::optional<double> ns_per_unit(std::string_view unit);
+// a + b, nullopt on overflow (hostile latencies near int64's limit).
+std::optional<std::int64_t> add_ns(std::int64_t a, std::int64_t b);
+// A count that fits int32 (token lengths); 0 otherwise.
+std::int32_t length(std::optional<double> v);
+
+}  // namespace tokenscope::import::client
