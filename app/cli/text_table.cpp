@@ -32,6 +32,17 @@ bool looks_numeric(const std::string& s) {
 }
 
 constexpr std::size_t kMinColumn = 12;
+// A cell of a megabyte (a hostile kernel name) would wrap into thousands of
+// lines; text shows its head, --json and --csv keep it whole.
+constexpr std::size_t kMaxCellBytes = 4096;
+
+std::string trim_cell(const std::string& cell) {
+    if (cell.size() <= kMaxCellBytes) return cell;
+    std::size_t cut = kMaxCellBytes;
+    while (cut > 0 && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80) --cut;
+    return cell.substr(0, cut) + " ... (" + std::to_string(cell.size() - cut) +
+           " more bytes; --json has them all)";
+}
 
 // Natural column widths, then the widest columns narrowed (their cells wrap)
 // until the table fits `limit` columns or every column is at its minimum.
@@ -95,7 +106,7 @@ void TextTable::print(std::ostream& out, bool csv) const {
     }
     auto safe = [](const std::vector<std::string>& r) {
         std::vector<std::string> s;
-        for (const auto& cell : r) s.push_back(terminal_safe(cell));
+        for (const auto& cell : r) s.push_back(terminal_safe(trim_cell(cell)));
         return s;
     };
     std::vector<std::string> header = safe(header_);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -108,6 +109,8 @@ TEST_F(CliDefaults, InfoTablesFitTheTerminalWidth) {
     for (int i = 0; i < 300; ++i) text += "word" + std::to_string(i) + " ";
     text += "\x1b[31mred\x1b[0m \xff\xfe end";
     run.diagnostics.push_back({"long_note", trace::Severity::Info, 1.0, text});
+    run.diagnostics.push_back({"megabyte", trace::Severity::Info, 2.0,
+                               std::string(1 << 20, 'x') + "TAIL_OF_THE_MEGABYTE"});
     const std::string file = (dir_ / "long.tokenscope").string();
     tokenscope::store::StoreWriter(file).write_run(run);
     for (int columns : {80, 132}) {
@@ -124,10 +127,16 @@ TEST_F(CliDefaults, InfoTablesFitTheTerminalWidth) {
             saw_end |= line.find("end") != std::string::npos;
         }
         EXPECT_TRUE(saw_end) << "the diagnostic was cut, not wrapped";
+        // The megabyte shows its head and says how much more there is.
+        EXPECT_LT(std::count(r.out.begin(), r.out.end(), '\n'), 400);
+        // 1 MiB + 20 bytes, of which the first 4096 are shown.
+        EXPECT_NE(r.out.find(std::to_string((1 << 20) + 20 - 4096)), std::string::npos);
+        EXPECT_EQ(r.out.find("TAIL_OF_THE_MEGABYTE"), std::string::npos);
     }
     Result j = cli("info " + file + " --json");
     ASSERT_EQ(j.status, 0);
     EXPECT_NE(j.out.find("word299"), std::string::npos);
+    EXPECT_NE(j.out.find("TAIL_OF_THE_MEGABYTE"), std::string::npos);
 }
 
 }  // namespace
