@@ -147,7 +147,8 @@ class KilledCapture : public ::testing::Test {
         for (const auto& d : run["diagnostics"])
             data_loss |= d["severity"] == "data_loss" && d["name"] == "capture_incomplete";
         EXPECT_TRUE(data_loss) << "moment " << moment << ": " << run["diagnostics"].dump();
-        EXPECT_FALSE(run["lanes"].empty()) << "moment " << moment;
+        // Lanes and steps may still be empty: a kill can come before the first
+        // batch commits; LaterKillKeepsMoreCommittedSteps checks what a batch holds.
     }
 
     fs::path dir_;
