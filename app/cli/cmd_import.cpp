@@ -11,9 +11,10 @@ namespace tokenscope::cli {
 int cmd_import(const std::vector<std::string>& args) {
     ArgParser p("import", "IN... --out FILE [options]",
                 "Imports traces (Nsight Systems SQLite export, PyTorch profiler/Kineto JSON "
-                "plain or gzip, serving-benchmark results JSON, or .tokenscope files) into "
-                "FILE, one run per input. The format is chosen by content. A bad input "
-                "leaves FILE as it was.");
+                "plain or gzip, vLLM bench serve results, AIPerf/GenAI-Perf profile exports, "
+                "guidellm reports, LLMPerf individual responses or summaries, or .tokenscope "
+                "files) into FILE, one run per input. The format is chosen by content. A bad "
+                "input leaves FILE as it was.");
     p.option("out", "FILE", "the .tokenscope file to add the runs to");
     p.option("steps-from", "REGEX",
              "ranges (NVTX, user annotations) that define steps (default: the first "
