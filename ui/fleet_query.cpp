@@ -38,6 +38,10 @@ FleetQuery FleetQuery::load(QSettings& s) {
     q.range = s.value(QStringLiteral("range"), q.range).toString();
     q.window = s.value(QStringLiteral("window"), q.window).toString();
     q.quantile = s.value(QStringLiteral("quantile"), q.quantile).toDouble();
+    const QString compare = s.value(QStringLiteral("compare")).toString();
+    q.compare = compare == QLatin1String("range")  ? Compare::PreviousRange
+                : compare == QLatin1String("week") ? Compare::PreviousWeek
+                                                   : Compare::None;
     s.endGroup();
     return q;
 }
@@ -57,6 +61,9 @@ void FleetQuery::save(QSettings& s) const {
     s.setValue(QStringLiteral("range"), range);
     s.setValue(QStringLiteral("window"), window);
     s.setValue(QStringLiteral("quantile"), quantile);
+    s.setValue(QStringLiteral("compare"), compare == Compare::PreviousRange  ? "range"
+                                          : compare == Compare::PreviousWeek ? "week"
+                                                                             : "none");
     s.endGroup();
 }
 
@@ -93,6 +100,18 @@ fleet::PrometheusConfig FleetQuery::config() const {
     c.ca_file = ca_file.trimmed().toStdString();
     c.timeout_s = timeout_s;
     return c;
+}
+
+std::int64_t FleetQuery::compareOffset_s() const {
+    switch (compare) {
+        case Compare::None:
+            return 0;
+        case Compare::PreviousRange:
+            return duration(range, "range");
+        case Compare::PreviousWeek:
+            return 7 * 24 * 3600;
+    }
+    return 0;
 }
 
 QString FleetQuery::sourceName() const {

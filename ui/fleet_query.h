@@ -17,6 +17,8 @@ namespace tokenscope::ui {
 struct FleetQuery {
     enum class Source { Server, File };
     enum class Auth { None, Bearer, Basic };
+    // A second matrix to compare with: the range just before, or a week earlier.
+    enum class Compare { None, PreviousRange, PreviousWeek };
 
     Source source = Source::Server;
     QString url = QStringLiteral("http://localhost:9090");
@@ -31,6 +33,7 @@ struct FleetQuery {
     QString window = QStringLiteral("1h");
     double quantile = 0.95;
     double timeout_s = 30;
+    Compare compare = Compare::None;
 
     static FleetQuery load(QSettings& settings);
     void save(QSettings& settings) const;
@@ -39,6 +42,8 @@ struct FleetQuery {
     // std::invalid_argument with a message naming the field at fault.
     fleet::FleetSpec spec(std::int64_t end_s) const;
     fleet::PrometheusConfig config() const;
+    // How much earlier the compared range ends; 0 without Compare.
+    std::int64_t compareOffset_s() const;
     // Where the query's answer comes from, for every status and error line.
     QString sourceName() const;
     // The keyring entry of this URL's secret; empty without authentication.

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -19,6 +20,7 @@
 #include "background_query.h"
 #include "fleet/alert_rules.h"
 #include "fleet/fleet_source.h"
+#include "fleet_compare_view.h"
 #include "fleet_plot_data.h"
 #include "heatmap_plot.h"
 #include "plot_exporter.h"
@@ -53,6 +55,7 @@ FleetTab::FleetTab(QWidget* parent)
       progress_(new QProgressBar(this)),
       plot_(new HeatmapPlot(this)),
       calibration_(new QTableWidget(this)),
+      compare_(new FleetCompareView(this)),
       poll_(new QTimer(this)),
       received_(std::make_shared<std::atomic<std::int64_t>>(0)) {
     setObjectName(QStringLiteral("fleetTab"));
@@ -110,9 +113,13 @@ void FleetTab::buildLayout() {
     split->addWidget(calibration_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    auto* pages = new QTabWidget(this);
+    pages->setObjectName(QStringLiteral("fleetPages"));
+    pages->addTab(split, tr("Matrix"));
+    pages->addTab(compare_, tr("Compare"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(pages, 1);
 }
 
 PrometheusDialog* FleetTab::openDialog() {
@@ -130,12 +137,21 @@ FleetTab::Outcome FleetTab::compute(const FleetQuery& q, const trace::StopToken&
                                     const trace::ProgressFn& progress) {
     Outcome out;
     try {
+        const std::int64_t offset = q.compareOffset_s();
         if (q.source == FleetQuery::Source::File) {
-            out.matrix = fleet::read_fleet_file(q.file.toStdString(), q.spec(0), std::nullopt);
+            const std::string file = q.file.toStdString();
+            out.matrix = fleet::read_fleet_file(file, q.spec(0), std::nullopt);
+            // The file's own last window, moved back: the same file holds both ranges.
+            if (offset > 0 && !out.matrix->window_end_s.empty())
+                out.earlier = fleet::read_fleet_file(file, q.spec(0),
+                                                     out.matrix->window_end_s.back() - offset);
         } else {
             const fleet::PrometheusClient client(q.config());
             const auto spec = q.spec(static_cast<std::int64_t>(std::time(nullptr)));
             out.matrix = fleet::query_fleet(client, spec, stop, progress, &out.raw);
+            if (offset > 0)
+                out.earlier =
+                    fleet::query_fleet(client, q.spec(spec.end_s - offset), stop, progress);
         }
     } catch (const trace::Cancelled&) {
         throw;  // BackgroundQuery drops the result
@@ -181,9 +197,14 @@ void FleetTab::showOutcome(const Outcome& o) {
         return;
     }
     matrix_ = o.matrix;
+    earlier_ = o.earlier;
     raw_ = o.raw;
     source_ = running_source_;
     plot_->setHeatmap(FleetPlotData::plotData(*matrix_, source_));
+    if (earlier_)
+        compare_->setMatrices(*earlier_, *matrix_, source_);
+    else
+        compare_->clear();
     fillCalibration();
     setStatus(tr("%1 rows × %2 windows from %3")
                   .arg(matrix_->map.row_count())

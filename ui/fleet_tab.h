@@ -21,6 +21,7 @@ class QTimer;
 namespace tokenscope::ui {
 
 class BackgroundQuery;
+class FleetCompareView;
 class HeatmapPlot;
 class PrometheusDialog;
 
@@ -47,6 +48,9 @@ class FleetTab : public QWidget {
     QString statusText() const;
     const std::optional<fleet::FleetMatrix>& matrix() const { return matrix_; }
     HeatmapPlot* plot() const { return plot_; }
+    FleetCompareView* compareView() const { return compare_; }
+    // The compared earlier range's matrix, when the query asked for one.
+    const std::optional<fleet::FleetMatrix>& earlierMatrix() const { return earlier_; }
 
     // false with `error` naming the file and the problem.
     bool exportImage(const QString& path, QString* error = nullptr) const;
@@ -60,6 +64,7 @@ class FleetTab : public QWidget {
   private:
     struct Outcome {
         std::optional<fleet::FleetMatrix> matrix;
+        std::optional<fleet::FleetMatrix> earlier;  // Compare: the earlier range
         QString error;
         std::string raw;  // the server's answer, for Save Answer
     };
@@ -85,11 +90,13 @@ class FleetTab : public QWidget {
     QProgressBar* progress_;
     HeatmapPlot* plot_;
     QTableWidget* calibration_;
+    FleetCompareView* compare_;
     QTimer* poll_;
     // Bytes received so far by the running query, written by the pool thread and
     // read by the GUI's timer: no pointer to this widget ever crosses threads.
     std::shared_ptr<std::atomic<std::int64_t>> received_;
     std::optional<fleet::FleetMatrix> matrix_;
+    std::optional<fleet::FleetMatrix> earlier_;
     std::string raw_;
     QString running_source_;
     QString source_;

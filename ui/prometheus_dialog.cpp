@@ -43,6 +43,7 @@ PrometheusDialog::PrometheusDialog(QWidget* parent)
       range_(named(new QLineEdit(this), "range")),
       window_(named(new QLineEdit(this), "window")),
       quantile_(named(new QDoubleSpinBox(this), "quantile")),
+      compare_(named(new QComboBox(this), "compare")),
       error_(named(new QLabel(this), "error")) {
     setWindowTitle(tr("Open Prometheus"));
     buildForm();
@@ -66,6 +67,7 @@ void PrometheusDialog::buildForm() {
     metric_->setEditable(true);
     metric_->addItems({"ttft", "itl", "e2e", "queue", "tpot"});
     metric_->setToolTip(tr("A vLLM preset or any histogram's name (with or without _bucket)"));
+    compare_->addItems({tr("Nothing"), tr("The range before"), tr("A week earlier")});
     quantile_->setRange(0.5, 0.999);
     quantile_->setDecimals(3);
     quantile_->setSingleStep(0.005);
@@ -96,6 +98,7 @@ void PrometheusDialog::buildForm() {
     form->addRow(tr("Range:"), range_);
     form->addRow(tr("Window:"), window_);
     form->addRow(tr("Quantile:"), quantile_);
+    form->addRow(tr("Compare with:"), compare_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Query"));
@@ -155,6 +158,7 @@ FleetQuery PrometheusDialog::query() const {
     q.range = range_->text().trimmed();
     q.window = window_->text().trimmed();
     q.quantile = quantile_->value();
+    q.compare = static_cast<FleetQuery::Compare>(compare_->currentIndex());
     return q;
 }
 
@@ -171,6 +175,7 @@ void PrometheusDialog::setQuery(const FleetQuery& q) {
     range_->setText(q.range);
     window_->setText(q.window);
     quantile_->setValue(q.quantile);
+    compare_->setCurrentIndex(static_cast<int>(q.compare));
     secret_key_ = q.secretKey();
     updateEnabled();
 }

@@ -53,6 +53,7 @@ class PrometheusDialog : public QDialog {
     QLineEdit* range_;
     QLineEdit* window_;
     QDoubleSpinBox* quantile_;
+    QComboBox* compare_;
     QLabel* error_;
     QString secret_key_;  // the entry the secret field was filled from
 };

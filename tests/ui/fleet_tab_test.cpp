@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -21,6 +22,7 @@
 
 #include "../fleet/fleet_histograms.h"
 #include "../fleet/tiny_http_server.h"
+#include "ui/fleet_compare_view.h"
 #include "ui/fleet_plot_data.h"
 #include "ui/fleet_query.h"
 #include "ui/fleet_tab.h"
@@ -178,6 +180,61 @@ class FleetTabTest : public QObject {
             tab.show();
             QTest::qWait(50);
             QVERIFY(tab.grab().save(QString::fromLocal8Bit(shot)));
+        }
+    }
+
+    // Compare: the 8 hours before against the last 8, from one file, on one colour
+    // scale, and B - A per window.
+    void comparesTwoRanges() {
+        Fleet f;
+        f.start_s = 1764547200;
+        f.rows = {"llama-8b", "qwen-7b"};
+        f.hours.assign(2, std::vector<fleet_test::HourSpec>(16));
+        for (std::size_t h = 0; h < 16; ++h) {
+            const double later = h >= 8 ? 2.0 : 1.0;
+            f.hours[0][h] = {0.1 * later + 0.002 * static_cast<double>(h % 8), 0.5, 2000.0};
+            f.hours[1][h] = {0.04, 0.4, 1000.0 + 50.0 * static_cast<double>(h)};
+        }
+        const QString om = dir_.filePath(QStringLiteral("two_ranges.om"));
+        fleet_test::write_openmetrics(f, om.toStdString());
+        ui::FleetQuery q;
+        q.source = ui::FleetQuery::Source::File;
+        q.file = om;
+        q.range = QStringLiteral("8h");
+        q.compare = ui::FleetQuery::Compare::PreviousRange;
+        ui::FleetTab tab;
+        QSignalSpy done(&tab, &ui::FleetTab::queryDone);
+        tab.runQuery(q);
+        QVERIFY(done.wait(20000));
+        QVERIFY2(done.takeFirst().at(0).toBool(), qPrintable(tab.statusText()));
+        QVERIFY(tab.earlierMatrix().has_value());
+        const auto* view = tab.compareView();
+        const auto& a = view->earlierPlot()->heatmap();
+        const auto& b = view->laterPlot()->heatmap();
+        const auto& d = view->deltaPlot()->heatmap();
+        QCOMPARE(d.column_count, std::size_t{8});
+        for (std::size_t r = 0; r < 2; ++r)
+            for (std::size_t h = 0; h < 8; ++h) {
+                const double wa = *fleet_test::expected_quantile(0.95, f.buckets(r, h)) * 1e9;
+                const double wb = *fleet_test::expected_quantile(0.95, f.buckets(r, h + 8)) * 1e9;
+                QVERIFY(a.value(r, h) && std::abs(*a.value(r, h) - wa) <= 1e-6 * wa);
+                QVERIFY(b.value(r, h) && std::abs(*b.value(r, h) - wb) <= 1e-6 * wb);
+                QVERIFY(d.value(r, h) &&
+                        std::abs(*d.value(r, h) - (wb - wa)) <= 1e-6 * std::max(wa, wb));
+            }
+        QCOMPARE(a.column_labels.front(), QStringLiteral("00:00"));
+        QCOMPARE(b.column_labels.front(), QStringLiteral("08:00"));
+        const QCPRange ra = view->earlierPlot()->colorMap()->dataRange();
+        const QCPRange rb = view->laterPlot()->colorMap()->dataRange();
+        QCOMPARE(ra.lower, rb.lower);
+        QCOMPARE(ra.upper, rb.upper);
+        if (QString shot = qEnvironmentVariable("TOKENSCOPE_FLEET_SCREENSHOT"); !shot.isEmpty()) {
+            tab.resize(1400, 1000);
+            tab.findChild<QTabWidget*>(QStringLiteral("fleetPages"))->setCurrentIndex(1);
+            tab.show();
+            QTest::qWait(50);
+            QVERIFY(tab.grab().save(
+                shot.replace(QStringLiteral(".png"), QStringLiteral("_compare.png"))));
         }
     }
 

@@ -8,8 +8,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
-#include <QTemporaryDir>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "ui/fleet_tab.h"
@@ -53,6 +53,7 @@ class PrometheusDialogTest : public QObject {
             field<QLineEdit>(d, "range")->setText(QStringLiteral("12h"));
             field<QLineEdit>(d, "window")->setText(QStringLiteral("30m"));
             field<QDoubleSpinBox>(d, "quantile")->setValue(0.99);
+            field<QComboBox>(d, "compare")->setCurrentIndex(2);  // a week earlier
             // The keyring's answer (none here) arrives and is said in the dialog.
             QTRY_COMPARE(d.secrets()->state(), ui::SecretStore::State::Unavailable);
             QVERIFY2(field<QLabel>(d, "keyringStatus")->text().contains("session only"),
@@ -76,6 +77,8 @@ class PrometheusDialogTest : public QObject {
         QCOMPARE(field<QLineEdit>(again, "by")->text(), QStringLiteral("instance"));
         QCOMPARE(field<QLineEdit>(again, "window")->text(), QStringLiteral("30m"));
         QCOMPARE(field<QDoubleSpinBox>(again, "quantile")->value(), 0.99);
+        QCOMPARE(again.query().compare, ui::FleetQuery::Compare::PreviousWeek);
+        QCOMPARE(again.query().compareOffset_s(), 7 * 24 * 3600);
         // Kept for this session (no keyring), so the second dialog has it.
         QTRY_COMPARE(field<QLineEdit>(again, "secret")->text(), token);
         QCOMPARE(again.query().config().bearer_token, token.toStdString());

@@ -1,0 +1,55 @@
+#include "fleet_compare_view.h"
+
+#include <QVBoxLayout>
+
+#include "analysis/heatmap_diff.h"
+#include "fleet_plot_data.h"
+#include "heatmap_plot.h"
+
+namespace tokenscope::ui {
+
+FleetCompareView::FleetCompareView(QWidget* parent)
+    : QWidget(parent),
+      a_(new HeatmapPlot(this)),
+      b_(new HeatmapPlot(this)),
+      delta_(new HeatmapPlot(this)) {
+    a_->setObjectName(QStringLiteral("fleetEarlier"));
+    b_->setObjectName(QStringLiteral("fleetLater"));
+    delta_->setObjectName(QStringLiteral("fleetDelta"));
+    auto* layout = new QVBoxLayout(this);
+    for (HeatmapPlot* p : {a_, b_, delta_}) {
+        p->setLegendNoteVisible(false);
+        layout->addWidget(p, 1);
+    }
+    clear();
+}
+
+void FleetCompareView::clear() {
+    for (HeatmapPlot* p : {a_, b_, delta_}) {
+        p->setHeatmap(HeatmapPlotData{});
+        p->setEmptyText(tr("Choose “Compare with” in File > Open Prometheus…"));
+    }
+}
+
+void FleetCompareView::setMatrices(const fleet::FleetMatrix& earlier,
+                                   const fleet::FleetMatrix& later, const QString& source) {
+    const auto diff = analysis::diff_heatmaps(earlier.map, later.map);
+    HeatmapPlotData a = FleetPlotData::plotData(earlier, source);
+    HeatmapPlotData b = FleetPlotData::plotData(later, source);
+    a.title = tr("A: ") + a.title;
+    b.title = tr("B: ") + b.title;
+    HeatmapPlotData d = HeatmapPlotData::fromDiff(
+        diff, later.map.columns, later.map.columns.empty() ? 0 : later.map.columns.front().start_ns,
+        b.metric);
+    d.title = tr("B \u2212 A, windows matched by position");
+    d.column_labels = b.column_labels;
+    d.column_axis = b.column_axis;
+    a_->setHeatmap(std::move(a));
+    b_->setHeatmap(std::move(b));
+    delta_->setHeatmap(std::move(d));
+    // One scale for A and B, so equal colours are equal latencies.
+    a_->setColorRange(diff.shared_min, diff.shared_max);
+    b_->setColorRange(diff.shared_min, diff.shared_max);
+}
+
+}  // namespace tokenscope::ui

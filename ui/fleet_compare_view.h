@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QWidget>
+
+#include "fleet/fleet_matrix.h"
+
+namespace tokenscope::ui {
+
+class HeatmapPlot;
+
+// Compare of two time ranges of the fleet (this week against last week): the
+// earlier range (A) and the later one (B) on one colour scale, and B − A on a
+// diverging scale, rows matched by label and windows by position (DESIGN.md
+// section 7's rules applied to section 13's matrix).
+class FleetCompareView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit FleetCompareView(QWidget* parent = nullptr);
+
+    void setMatrices(const fleet::FleetMatrix& earlier, const fleet::FleetMatrix& later,
+                     const QString& source);
+    void clear();
+
+    HeatmapPlot* earlierPlot() const { return a_; }
+    HeatmapPlot* laterPlot() const { return b_; }
+    HeatmapPlot* deltaPlot() const { return delta_; }
+
+  private:
+    HeatmapPlot* a_;
+    HeatmapPlot* b_;
+    HeatmapPlot* delta_;
+};
+
+}  // namespace tokenscope::ui
