@@ -44,6 +44,7 @@ void FleetCompareView::setMatrices(const fleet::FleetMatrix& earlier,
     d.title = tr("B \u2212 A, windows matched by position");
     d.column_labels = b.column_labels;
     d.column_axis = b.column_axis;
+    d.value_name = b.value_name;
     a_->setHeatmap(std::move(a));
     b_->setHeatmap(std::move(b));
     delta_->setHeatmap(std::move(d));

@@ -144,11 +144,11 @@ void HeatmapPlot::rebuild() {
         note_->setText(
             tr("Blue: B faster, red: B slower.\nHatched: blank, a run has no samples there."));
     else
-        note_->setText(tr("Hatched: blank, no samples (never 0).  Red outline: P95 above the "
-                          "row's SLA (1.2 x its peak P95 in the baseline, left of the dashed "
+        note_->setText(tr("Hatched: blank, no samples (never 0).  Red outline: %2 above the "
+                          "row's SLA (1.2 x its peak %2 in the baseline, left of the dashed "
                           "line).\n%1 and a corner mark: recalibrate (3 windows after the "
                           "baseline above 0.9 x SLA).")
-                           .arg(kFlagMark.trimmed()));
+                           .arg(kFlagMark.trimmed(), data_.value_name));
     replot();
 }
 
@@ -211,10 +211,11 @@ void HeatmapPlot::labelAxes() {
         cols->addTick(static_cast<double>(c), label);
     }
     xAxis->setLabel(!data_.column_labels.isEmpty() ? data_.column_axis
-                    : timed                          ? tr("window start (from run start)")
-                                                     : tr("window"));
-    const QString what = data_.delta ? tr("\u0394 P95 %1, B \u2212 A").arg(data_.metric)
-                                     : tr("%1 %2").arg(data_.value_name, data_.metric);
+                    : timed                        ? tr("window start (from run start)")
+                                                   : tr("window"));
+    const QString what = data_.delta
+                             ? tr("\u0394 %1 %2, B \u2212 A").arg(data_.value_name, data_.metric)
+                             : tr("%1 %2").arg(data_.value_name, data_.metric);
     scale_->axis()->setLabel(QStringLiteral("%1 (%2)").arg(what, TimeFormat::suffix(unit_)));
 }
 

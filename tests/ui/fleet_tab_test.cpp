@@ -202,6 +202,7 @@ class FleetTabTest : public QObject {
         q.file = om;
         q.range = QStringLiteral("8h");
         q.compare = ui::FleetQuery::Compare::PreviousRange;
+        q.quantile = 0.99;
         ui::FleetTab tab;
         QSignalSpy done(&tab, &ui::FleetTab::queryDone);
         tab.runQuery(q);
@@ -215,8 +216,8 @@ class FleetTabTest : public QObject {
         QCOMPARE(d.column_count, std::size_t{8});
         for (std::size_t r = 0; r < 2; ++r)
             for (std::size_t h = 0; h < 8; ++h) {
-                const double wa = *fleet_test::expected_quantile(0.95, f.buckets(r, h)) * 1e9;
-                const double wb = *fleet_test::expected_quantile(0.95, f.buckets(r, h + 8)) * 1e9;
+                const double wa = *fleet_test::expected_quantile(0.99, f.buckets(r, h)) * 1e9;
+                const double wb = *fleet_test::expected_quantile(0.99, f.buckets(r, h + 8)) * 1e9;
                 QVERIFY(a.value(r, h) && std::abs(*a.value(r, h) - wa) <= 1e-6 * wa);
                 QVERIFY(b.value(r, h) && std::abs(*b.value(r, h) - wb) <= 1e-6 * wb);
                 QVERIFY(d.value(r, h) &&
@@ -228,6 +229,9 @@ class FleetTabTest : public QObject {
         const QCPRange rb = view->laterPlot()->colorMap()->dataRange();
         QCOMPARE(ra.lower, rb.lower);
         QCOMPARE(ra.upper, rb.upper);
+        QVERIFY2(view->deltaPlot()->colorScale()->axis()->label().startsWith(
+                     QStringLiteral("\u0394 P99 ")),
+                 qPrintable(view->deltaPlot()->colorScale()->axis()->label()));
         if (QString shot = qEnvironmentVariable("TOKENSCOPE_FLEET_SCREENSHOT"); !shot.isEmpty()) {
             tab.resize(1400, 1000);
             tab.findChild<QTabWidget*>(QStringLiteral("fleetPages"))->setCurrentIndex(1);
