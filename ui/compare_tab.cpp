@@ -91,6 +91,9 @@ CompareTab::CompareTab(QWidget* parent)
            "sortable per-kernel delta table will appear here."));
     runs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Two run names and paths on one line made the window wider than the screen.
+    runs_->setWordWrap(true);
+    status_->setWordWrap(true);
     swap_->setToolTip(tr("Exchange runs A and B"));
     auto* page = new QWidget(this);
     auto* bar = new QHBoxLayout;

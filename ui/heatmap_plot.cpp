@@ -56,6 +56,9 @@ QString elide(const QString& text) {
 }  // namespace
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
+    // QCustomPlot's own minimum is its widest text (a long run name in the
+    // title); a fixed one keeps a long title from widening the window.
+    setMinimumSize(320, 200);
     plotLayout()->insertRow(0);
     title_ = new QCPTextElement(this, QString(),
                                 QFont(font().family(), font().pointSize() + 1, QFont::Bold));

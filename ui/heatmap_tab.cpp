@@ -53,6 +53,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
       query_(new BackgroundQuery(this)) {
     export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setWordWrap(true);  // a long status must not widen the window
     // The choices get a row of their own, so the tab fits narrow windows.
     auto* bar = new QHBoxLayout;
     bar->addWidget(status_, 1);

@@ -1,4 +1,5 @@
 // The main window end to end: open, drop two files, drop a bad file, units persisted.
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFile>
 #include <QListView>
@@ -68,6 +69,26 @@ class MainWindowTest : public QObject {
         QVERIFY2(window.width() <= 1500, qPrintable(QString::number(window.width()) + parts));
         QVERIFY2(window.minimumSizeHint().width() <= 1340,
                  qPrintable(QString::number(window.minimumSizeHint().width()) + parts));
+        // Comparing two runs with long names and paths must not widen it either.
+        const QString a =
+            write_store(QStringLiteral("a-run-with-a-long-name.tokenscope"), std::string(80, 'a'));
+        const QString b =
+            write_store(QStringLiteral("b-run-with-a-long-name.tokenscope"), std::string(80, 'b'));
+        QSignalSpy compare(&window, &ui::MainWindow::compareRequested);
+        drop(window, {a, b}, QPoint(700, 400));
+        QTRY_COMPARE(compare.count(), 1);
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.findChild<ui::CompareTab*>());
+        QString sizes;
+        for (auto* d : window.findChildren<QDockWidget*>())
+            sizes +=
+                QStringLiteral(" %1=%2").arg(d->objectName()).arg(d->minimumSizeHint().width());
+        auto* tabs = window.findChild<QTabWidget*>();
+        for (int i = 0; i < tabs->count(); ++i)
+            sizes +=
+                QStringLiteral(" tab%1=%2").arg(i).arg(tabs->widget(i)->minimumSizeHint().width());
+        QTRY_VERIFY2(window.minimumSizeHint().width() <= 1340,
+                     qPrintable(QString::number(window.minimumSizeHint().width()) + sizes));
+        QVERIFY2(window.width() <= 1500, qPrintable(QString::number(window.width())));
     }
 
     void openingAFilePopulatesRunsAndTimeline() {
