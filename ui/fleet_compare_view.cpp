@@ -19,6 +19,7 @@ FleetCompareView::FleetCompareView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     for (HeatmapPlot* p : {a_, b_, delta_}) {
         p->setLegendNoteVisible(false);
+        p->setMinimumSize(400, 160);  // not the title's width: it names the source
         layout->addWidget(p, 1);
     }
     clear();

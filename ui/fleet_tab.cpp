@@ -62,6 +62,8 @@ FleetTab::FleetTab(QWidget* parent)
     status_->setObjectName(QStringLiteral("fleetStatus"));
     progress_->setObjectName(QStringLiteral("fleetProgress"));
     plot_->setObjectName(QStringLiteral("fleetHeatmap"));
+    // QCustomPlot's minimum is its title's width, and the title names the source.
+    plot_->setMinimumSize(400, 240);
     calibration_->setObjectName(QStringLiteral("calibrationTable"));
     buildLayout();
     plot_->setEmptyText(tr("File > Open Prometheus… reads the fleet's latency histograms"));
@@ -102,6 +104,8 @@ void FleetTab::buildLayout() {
     for (QPushButton* b : {export_image_, export_rules_, save_answer_}) bar->addWidget(b);
     progress_->setMaximumWidth(160);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long URL or path must not widen the main window; the tooltip has it whole.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     calibration_->setColumnCount(7);
     calibration_->setHorizontalHeaderLabels({tr("Row"), tr("SLA"), tr("Threshold"), tr("State"),
                                              tr("Proposal"), tr("Started"), tr("Settled")});
@@ -237,6 +241,7 @@ void FleetTab::fillCalibration() {
 
 void FleetTab::setStatus(const QString& text, bool error) {
     status_->setText(text);
+    status_->setToolTip(text);
     status_->setStyleSheet(error ? QStringLiteral("color: #c0392b") : QString());
 }
 

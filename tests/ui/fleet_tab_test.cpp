@@ -131,6 +131,10 @@ class FleetTabTest : public QObject {
                                             .arg(*want)));
             }
         QVERIFY(plot->cellToolTip(1, 2).contains(QStringLiteral("blank")));
+        // The status and title name a long temporary path; the tab must still fit beside the
+        // main window's docks.
+        QVERIFY2(tab.minimumSizeHint().width() <= 900,
+                 qPrintable(QString::number(tab.minimumSizeHint().width())));
         // Columns read as the windows' UTC start times; the scale names the quantile.
         QCOMPARE(data.column_labels.front(), QStringLiteral("00:00"));
         QCOMPARE(data.column_labels.back(), QStringLiteral("07:00"));
