@@ -9,6 +9,11 @@ namespace tokenscope::ui {
 
 bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, const QString& path,
                           QSize size, int dpi, QString* error) {
+    return render_heatmap_image(HeatmapPlotData::fromHeatmap(map), title, path, size, dpi, error);
+}
+
+bool render_heatmap_image(HeatmapPlotData data, const QString& title, const QString& path,
+                          QSize size, int dpi, QString* error) {
     if (qobject_cast<QApplication*>(QCoreApplication::instance()) == nullptr) {
         if (error != nullptr)
             *error =
@@ -22,7 +27,6 @@ bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, co
     }
     HeatmapPlot plot;
     plot.resize(PlotExporter::layoutSize(size, dpi));
-    HeatmapPlotData data = HeatmapPlotData::fromHeatmap(map);
     data.title = title;
     plot.setEmptyText(QStringLiteral("No samples for this metric and rows."));
     plot.setHeatmap(std::move(data));

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include "analysis/heatmap.h"
+#include "heatmap_plot_data.h"
 
 namespace tokenscope::ui {
 
@@ -14,6 +15,10 @@ namespace tokenscope::ui {
 // makes one on the offscreen platform). Returns false with `error` naming the file
 // and the problem.
 bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, const QString& path,
+                          QSize size, int dpi, QString* error = nullptr);
+// The same for plot data made elsewhere (the fleet matrix, with its quantile
+// and UTC window labels).
+bool render_heatmap_image(HeatmapPlotData data, const QString& title, const QString& path,
                           QSize size, int dpi, QString* error = nullptr);
 
 }  // namespace tokenscope::ui

@@ -136,7 +136,7 @@ void write_file(const std::string& path, const std::string& text) {
     std::cerr << "wrote " << path << '\n';
 }
 
-void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m) {
+void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m, const std::string& source) {
     if (p.has("rules")) {
         std::ostringstream rules;
         fleet::write_alert_rules(m, rules);
@@ -151,7 +151,8 @@ void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m) {
                               m.spec.metric + " by " + m.spec.by;
     for (const char* format : {"png", "svg", "pdf"}) {
         if (!p.has(format)) continue;
-        export_heatmap_image(m.map, title, p.get(format), w, h, static_cast<int>(p.get_int("dpi")));
+        export_fleet_image(m, source, title, p.get(format), w, h,
+                           static_cast<int>(p.get_int("dpi")));
         std::cerr << "wrote " << p.get(format) << '\n';
     }
 }
@@ -191,7 +192,7 @@ int cmd_fleet(const std::vector<std::string>& args) {
     if (!parse_or_help(p, args)) return kExitOk;
     std::string source;
     const fleet::FleetMatrix m = load_matrix(p, spec_from(p), source);
-    export_outputs(p, m);
+    export_outputs(p, m, source);
     if (p.has("json"))
         std::cout << fleet_json(m, source).dump(2) << '\n';
     else if (p.has("csv"))

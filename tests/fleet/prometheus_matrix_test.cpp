@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -205,13 +206,18 @@ TEST_F(PrometheusMatrix, HeatmapImagesAreWritten) {
     const std::string svg = (*dir_ / "fleet.svg").string();
     CliResult r =
         run_cli(server_->auth_options() + " --by model_name --progress none --csv --png " + png +
-                " --svg " + svg + " --size 800x400" + end_option());
+                " --svg " + svg + " --size 800x400 --quantile 0.99" + end_option());
     ASSERT_EQ(r.status, 0) << r.err;
     std::ifstream in(png, std::ios::binary);
     char magic[8] = {};
     in.read(magic, 8);
     EXPECT_EQ(std::string(magic + 1, 3), "PNG");
     EXPECT_GT(fs::file_size(svg), 1000u);
+    // The image names the quantile asked for and the windows in UTC, as the Fleet tab does.
+    std::ifstream svg_in(svg);
+    const std::string text((std::istreambuf_iterator<char>(svg_in)), {});
+    EXPECT_NE(text.find("P99"), std::string::npos);
+    EXPECT_EQ(text.find("P95"), std::string::npos);
 }
 
 TEST_F(PrometheusMatrix, WrongPasswordIsHttp401FromPrometheus) {
