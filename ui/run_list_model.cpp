@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include "trace/run_label.h"
+
 namespace tokenscope::ui {
 namespace {
 
@@ -44,10 +46,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     const auto& run = *r.data;
     switch (role) {
         case Qt::DisplayRole: {
-            QString name = r.name().isEmpty() ? QFileInfo(r.path).fileName() : r.name();
-            // A model run is always marked, but only once when its name already says so.
-            if (run.info.is_model() && !name.contains(QStringLiteral("(model)")))
-                name += QStringLiteral(" (model)");
+            const QString name = QString::fromStdString(
+                trace::run_label(run.info, QFileInfo(r.path).fileName().toStdString()));
             return QStringLiteral("%1\n%2 · %3").arg(name, source_text(run), gpu_text(run));
         }
         case Qt::ToolTipRole:

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include "open_run.h"
+#include "trace/run_label.h"
 
 namespace tokenscope::ui {
 
@@ -12,10 +13,7 @@ class RunTitle {
   public:
     static QString of(const OpenRun& run) {
         if (!run.valid()) return {};
-        const QString name = run.name();
-        const QString mark = QStringLiteral("(model)");
-        return run.data->info.is_model() && !name.contains(mark) ? name + QLatin1Char(' ') + mark
-                                                                 : name;
+        return QString::fromStdString(trace::run_label(run.data->info, {}));
     }
 };
 

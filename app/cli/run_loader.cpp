@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "import/open_any.h"
+#include "trace/run_label.h"
 
 namespace tokenscope::cli {
 
@@ -58,9 +59,7 @@ std::vector<LoadedRun> load_inputs(const ArgParser& p, const std::string& comman
 }
 
 std::string display_name(const trace::RunData& run) {
-    std::string name = run.info.name.empty() ? std::string("(unnamed)") : run.info.name;
-    if (run.info.is_model() && name.find("(model)") == std::string::npos) name += " (model)";
-    return name;
+    return trace::run_label(run.info);
 }
 
 }  // namespace tokenscope::cli
