@@ -5,14 +5,18 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
+
+#include "external_command.h"
 
 namespace tokenscope::ui {
 namespace {
 
 constexpr int kKillAfterMs = 5000;
 constexpr int kExitCancelled = 130;  // the CLI's code for SIGINT/SIGTERM
+constexpr qsizetype kTailLines = 200;
 
 QString executable_if_exists(const QString& path) {
     const QFileInfo info(path);
@@ -56,13 +60,29 @@ QString CaptureProcess::findCli() {
 
 bool CaptureProcess::start(const QStringList& run_arguments) {
     if (running()) return false;
+    QStringList args{QStringLiteral("run")};
+    args << run_arguments << QStringLiteral("--progress") << QStringLiteral("json")
+         << QStringLiteral("--quiet");
+    // A capture before may have changed them.
+    process_->setWorkingDirectory(QString());
+    process_->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    capture_ = false;
+    return launch(args);
+}
+
+bool CaptureProcess::startCapture(const CaptureChild& child) {
+    if (running()) return false;
+    apply_environment(child, *process_);
+    capture_ = true;
+    return launch(child.arguments);
+}
+
+bool CaptureProcess::launch(const QStringList& args) {
     out_buffer_.clear();
     last_error_line_.clear();
     done_file_.clear();
     done_run_id_ = -1;
-    QStringList args{QStringLiteral("run")};
-    args << run_arguments << QStringLiteral("--progress") << QStringLiteral("json")
-         << QStringLiteral("--quiet");
+    tail_.clear();
     process_->setProgram(program_);
     process_->setArguments(args);
     state_ = State::Running;
@@ -74,6 +94,12 @@ bool CaptureProcess::start(const QStringList& run_arguments) {
     }
     process_->start();
     return true;
+}
+
+void CaptureProcess::addLine(const QString& line) {
+    tail_ << line;
+    if (tail_.size() > kTailLines) tail_.remove(0, tail_.size() - kTailLines);
+    emit outputLine(line);
 }
 
 void CaptureProcess::cancel() {
@@ -97,7 +123,10 @@ void CaptureProcess::readOutput() {
     out_buffer_ += process_->readAllStandardOutput();
     qsizetype end;
     while ((end = out_buffer_.indexOf('\n')) >= 0) {
-        parseLine(out_buffer_.left(end).trimmed());
+        if (capture_)
+            addLine(QString::fromLocal8Bit(out_buffer_.left(end)).trimmed());
+        else
+            parseLine(out_buffer_.left(end).trimmed());
         out_buffer_.remove(0, end + 1);
     }
 }
@@ -105,8 +134,18 @@ void CaptureProcess::readOutput() {
 void CaptureProcess::readErrors() {
     const QStringList lines =
         QString::fromLocal8Bit(process_->readAllStandardError()).split(QLatin1Char('\n'));
-    for (const QString& line : lines)
-        if (!line.trimmed().isEmpty()) last_error_line_ = line.trimmed();
+    // capture's report of the run it wrote (app/cli capture, run_capture()).
+    static const QRegularExpression wrote(QStringLiteral("^capture: wrote run (\\d+) to (.+): "));
+    for (const QString& line : lines) {
+        if (line.trimmed().isEmpty()) continue;
+        last_error_line_ = line.trimmed();
+        if (!capture_) continue;
+        addLine(last_error_line_);
+        if (const auto m = wrote.match(last_error_line_); m.hasMatch()) {
+            done_run_id_ = m.captured(1).toLongLong();
+            done_file_ = m.captured(2);
+        }
+    }
 }
 
 void CaptureProcess::parseLine(const QByteArray& line) {
@@ -128,7 +167,12 @@ void CaptureProcess::parseLine(const QByteArray& line) {
 void CaptureProcess::onExit(int code, QProcess::ExitStatus status) {
     kill_timer_->stop();
     readOutput();
-    if (!out_buffer_.isEmpty()) parseLine(out_buffer_.trimmed());
+    if (!out_buffer_.isEmpty()) {
+        if (capture_)
+            addLine(QString::fromLocal8Bit(out_buffer_).trimmed());
+        else
+            parseLine(out_buffer_.trimmed());
+    }
     out_buffer_.clear();
     readErrors();
     const State was = state_;

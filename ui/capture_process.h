@@ -10,10 +10,15 @@ class QTimer;
 
 namespace tokenscope::ui {
 
+struct CaptureChild;
+
 // Runs `tokenscope-cli run ... --progress json --quiet` as a child process and
 // turns its JSON lines into signals. A child keeps a crash or a hang of the
 // capture out of the GUI, and cancelling is a signal the CLI already honours:
 // on SIGTERM it abandons the run, so nothing of it stays in the file.
+// startCapture() runs `tokenscope-cli capture` on the user's own program instead:
+// that has no JSON progress, so its lines (the CLI's and the program's) make an
+// output tail, and its "wrote run N to FILE" line reports the run.
 class CaptureProcess : public QObject {
     Q_OBJECT
   public:
@@ -31,6 +36,9 @@ class CaptureProcess : public QObject {
     // `run_arguments` are the options after `run`; the progress and quiet options
     // are added here. Returns false (and does nothing) while a child runs.
     bool start(const QStringList& run_arguments);
+    // Starts `child` (see capture_child()) in its folder and environment; false
+    // (and nothing done) while a child runs.
+    bool startCapture(const CaptureChild& child);
     // Sends SIGTERM and, without blocking, waits for the child; it is killed if it
     // does not exit within a few seconds. Ends in cancelled(), never finished().
     void cancel();
@@ -38,16 +46,21 @@ class CaptureProcess : public QObject {
     bool cancelling() const { return state_ == State::Cancelling; }
     // The full command line of the last start, for messages.
     QString commandLine() const;
+    // The child's last lines of output, stdout and stderr as they came.
+    QStringList outputTail() const { return tail_; }
 
   signals:
     void progress(qint64 done, qint64 total);
     void finished(const QString& file, qint64 run_id);
     void failed(const QString& message);
     void cancelled();
+    void outputLine(const QString& line);
 
   private:
     enum class State { Idle, Running, Cancelling };
 
+    bool launch(const QStringList& args);
+    void addLine(const QString& line);
     void readOutput();
     void readErrors();
     void parseLine(const QByteArray& line);
@@ -63,6 +76,8 @@ class CaptureProcess : public QObject {
     QString last_error_line_;
     QString done_file_;
     qint64 done_run_id_ = -1;
+    bool capture_ = false;  // startCapture(): plain text, not JSON lines
+    QStringList tail_;
 };
 
 }  // namespace tokenscope::ui

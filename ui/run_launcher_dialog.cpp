@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -25,6 +26,7 @@
 #include "capture/backend_registry.h"
 #include "capture/gpu_presets.h"
 #include "capture_process.h"
+#include "external_command.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
 
@@ -70,16 +72,29 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     form_ = new QWidget(this);
     auto* fields = new QVBoxLayout(form_);
     fields->setContentsMargins(0, 0, 0, 0);
-    fields->addWidget(buildWorkload());
-    fields->addWidget(buildStrategy());
-    fields->addWidget(buildBackend());
+    mode_ = new QComboBox(form_);
+    mode_->setObjectName(QStringLiteral("modeBox"));
+    mode_->addItems({tr("Built-in decode"), tr("Your own program (tokenscope-cli capture)")});
+    builtin_ = new QWidget(form_);
+    auto* builtin = new QVBoxLayout(builtin_);
+    builtin->setContentsMargins(0, 0, 0, 0);
+    builtin->addWidget(buildWorkload());
+    builtin->addWidget(buildStrategy());
+    builtin->addWidget(buildBackend());
+    external_ = new ExternalCommandForm(form_);
+    fields->addWidget(mode_);
+    fields->addWidget(builtin_);
+    fields->addWidget(external_);
     fields->addWidget(buildOutput());
+    connect(mode_, &QComboBox::currentIndexChanged, this, &RunLauncherDialog::updateMode);
+    connect(external_, &ExternalCommandForm::changed, this, &RunLauncherDialog::updateProblem);
 
     progress_ = new QProgressBar(this);
     progress_->setVisible(false);
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tail_ = make_output_tail(this);
     auto* buttons = new QDialogButtonBox(this);
     start_ = buttons->addButton(tr("Start"), QDialogButtonBox::AcceptRole);
     cancel_ = buttons->addButton(QDialogButtonBox::Cancel);
@@ -91,7 +106,9 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     layout->addWidget(form_);
     layout->addWidget(progress_);
     layout->addWidget(status_);
+    layout->addWidget(tail_);
     layout->addWidget(buttons);
+    connect(process_, &CaptureProcess::outputLine, tail_, &QPlainTextEdit::appendPlainText);
 
     connect(process_, &CaptureProcess::progress, this, [this](qint64 done, qint64 total) {
         progress_->setRange(
@@ -113,6 +130,18 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     updateShape();
     updateStrategy();
     updateBackend();
+    updateMode();
+}
+
+bool RunLauncherDialog::externalMode() const {
+    return mode_->currentIndex() == 1;
+}
+
+void RunLauncherDialog::updateMode() {
+    builtin_->setVisible(!externalMode());
+    for (QWidget* w : std::initializer_list<QWidget*>{external_, tail_})
+        w->setVisible(externalMode());
+    updateProblem();
 }
 
 QWidget* RunLauncherDialog::buildWorkload() {
@@ -258,6 +287,7 @@ void RunLauncherDialog::updateBackend() {
 }
 
 QString RunLauncherDialog::problem() const {
+    if (externalMode()) return external_->problem(output_->text());
     const auto shape = kernels::find_model_preset(preset_->currentText().toStdString());
     if (!shape) return tr("unknown workload preset '%1'").arg(preset_->currentText());
     const int b = backend_->currentIndex();
@@ -320,6 +350,11 @@ bool RunLauncherDialog::start() {
     close_when_cancelled_ = false;
     progress_->setRange(0, 0);  // busy until the first progress line
     setRunning(true);
+    tail_->clear();
+    if (externalMode()) {
+        setStatus(tr("Tracing your program…"), false);  // the tail shows how it goes
+        return process_->startCapture(capture_child(external_->command(output_->text())));
+    }
     setStatus(tr("Starting tokenscope-cli…"), false);
     process_->start(arguments());
     return true;

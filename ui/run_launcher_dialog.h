@@ -10,6 +10,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -17,10 +18,13 @@ class QSpinBox;
 namespace tokenscope::ui {
 
 class CaptureProcess;
+class ExternalCommandForm;
 
 // File > New Run: choose a workload, strategy, backend and output file, then run
 // `tokenscope-cli run` as a child (CaptureProcess) with a progress bar. Cancel
 // stops the child, which abandons the run; only a finished run is announced.
+// Or, in the external-command mode, trace the user's own program through a
+// `tokenscope-cli capture` child, with its output tail.
 class RunLauncherDialog : public QDialog {
     Q_OBJECT
   public:
@@ -28,6 +32,8 @@ class RunLauncherDialog : public QDialog {
 
     // The options after `run` for the current choices.
     QStringList arguments() const;
+    // True in the external-command mode (your own program).
+    bool externalMode() const;
     // Empty when the choices can run; otherwise the first problem, naming the field.
     QString problem() const;
     // A fresh file name in the user's data folder, so runs never pile up in one file.
@@ -53,6 +59,7 @@ class RunLauncherDialog : public QDialog {
     QProgressBar* progressBar() const { return progress_; }
     QLabel* statusLabel() const { return status_; }
     CaptureProcess* process() const { return process_; }
+    ExternalCommandForm* externalForm() const { return external_; }
 
   public slots:
     // Starts the child; false (with the reason in the status line) when it cannot.
@@ -75,12 +82,17 @@ class RunLauncherDialog : public QDialog {
     void updateStrategy();
     void updateBackend();
     void updateProblem();
+    void updateMode();
     void browse();
     void setRunning(bool running);
     void setStatus(const QString& text, bool error);
     void onFinished(const QString& file, qint64 run_id);
 
     CaptureProcess* process_;
+    QComboBox* mode_ = nullptr;
+    QWidget* builtin_ = nullptr;
+    ExternalCommandForm* external_ = nullptr;
+    QPlainTextEdit* tail_ = nullptr;
     QComboBox* preset_ = nullptr;
     QLabel* shape_ = nullptr;
     QSpinBox* batch_ = nullptr;

@@ -1,10 +1,13 @@
 // The run launcher end to end: the dialog's fields, a real tokenscope-cli child
-// that finishes (and the run opens) or is cancelled (and nothing is kept).
+// that finishes (and the run opens) or is cancelled (and nothing is kept); the
+// external-command mode's capture child, its arguments and its driver check.
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPointer>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -16,11 +19,13 @@
 
 #include "store/store_reader.h"
 #include "ui/capture_process.h"
+#include "ui/external_command.h"
 #include "ui/main_window.h"
 #include "ui/run_launcher_dialog.h"
 #include "ui/run_list_model.h"
 
 using namespace tokenscope;
+using namespace Qt::StringLiterals;
 
 class RunLauncherTest : public QObject {
     Q_OBJECT
@@ -129,6 +134,138 @@ class RunLauncherTest : public QObject {
         QVERIFY(process.start({}));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QVERIFY(failed.first().first().toString().contains(QLatin1String("not-a-program")));
+    }
+
+    void captureChildArgumentsFolderAndEnvironment() {
+        QProcessEnvironment base;
+        base.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin"));
+        const ui::ExternalCommand c{QStringLiteral(R"(prog arg1 "arg 2")"), dir_.path(),
+                                    QStringLiteral("FOO=bar\n\n# a comment\nTS_X=a=b\n"),
+                                    QStringLiteral(R"(^step_\d+)"),
+                                    QStringLiteral("rel.tokenscope")};
+        const ui::CaptureChild child = ui::capture_child(c, base);
+        QVERIFY2(child.problem.isEmpty(), qPrintable(child.problem));
+        const QStringList want{QStringLiteral("capture"),
+                               QStringLiteral("--out"),
+                               QFileInfo(QStringLiteral("rel.tokenscope")).absoluteFilePath(),
+                               QStringLiteral("--steps-from-nvtx"),
+                               QStringLiteral(R"(^step_\d+)"),
+                               QStringLiteral("--"),
+                               QStringLiteral("prog"),
+                               QStringLiteral("arg1"),
+                               QStringLiteral("arg 2")};
+        QCOMPARE(child.arguments, want);
+        QProcess process;
+        ui::apply_environment(child, process);
+        QCOMPARE(process.workingDirectory(), QFileInfo(dir_.path()).absoluteFilePath());
+        const QProcessEnvironment env = process.processEnvironment();
+        QCOMPARE(env.value(QStringLiteral("FOO")), QStringLiteral("bar"));
+        QCOMPARE(env.value(QStringLiteral("TS_X")), QStringLiteral("a=b"));
+        QCOMPARE(env.value(QStringLiteral("PATH")), QStringLiteral("/usr/bin"));
+        // No pattern, no --steps-from-nvtx; each bad field is named.
+        ui::ExternalCommand bare = c;
+        bare.steps_pattern.clear();
+        QVERIFY(!ui::capture_child(bare, base).arguments.contains(u"--steps-from-nvtx"_s));
+        ui::ExternalCommand bad = c;
+        bad.environment = QStringLiteral("FOO=1\nnot a variable");
+        QVERIFY(ui::capture_child(bad, base).problem.contains(u"environment line 2"_s));
+        bad = c;
+        bad.steps_pattern = QStringLiteral("(");
+        QVERIFY(ui::capture_child(bad, base).problem.contains(u"NVTX step pattern"_s));
+        bad = c;
+        bad.working_directory = dir_.filePath(QStringLiteral("missing"));
+        QVERIFY(ui::capture_child(bad, base).problem.contains(u"does not exist"_s));
+        bad = c;
+        bad.command_line = QStringLiteral("  ");
+        QVERIFY(ui::capture_child(bad, base).problem.contains(u"command"_s));
+    }
+
+    void noDriverIsReportedAndNothingStarts() {
+        ui::RunLauncherDialog d;
+        auto* mode = d.findChild<QComboBox*>(QStringLiteral("modeBox"));
+        QVERIFY(mode);
+        QVERIFY(!d.externalForm()->isVisibleTo(&d));
+        mode->setCurrentIndex(1);
+        QVERIFY(d.externalMode());
+        QVERIFY(d.externalForm()->isVisibleTo(&d));
+        QVERIFY(!d.presetBox()->isVisibleTo(&d));
+        d.findChild<QLineEdit*>(QStringLiteral("commandEdit"))->setText(QStringLiteral("true"));
+        // This machine's own probe, when it finds no driver, says so too.
+        if (!ui::probe_cuda_driver().ok)
+            QVERIFY2(d.statusLabel()->text().contains(u"no CUDA driver"_s),
+                     qPrintable(d.statusLabel()->text()));
+        d.externalForm()->setDriverCheck([] {
+            return ui::DriverCheck{false, QStringLiteral("no NVIDIA driver found")};
+        });
+        auto* note = d.findChild<QLabel*>(QStringLiteral("driverNote"));
+        QVERIFY(note && note->isVisibleTo(&d));
+        QVERIFY(note->text().contains(u"No CUDA driver"_s));
+        QVERIFY(!d.startButton()->isEnabled());
+        QSignalSpy failed(d.process(), &ui::CaptureProcess::failed);
+        QVERIFY(!d.start());
+        QVERIFY2(d.statusLabel()->text().contains(u"no CUDA driver"_s),
+                 qPrintable(d.statusLabel()->text()));
+        QVERIFY(!d.process()->running());
+        QTest::qWait(200);
+        QCOMPARE(failed.count(), 0);
+    }
+
+    void withADriverTheCaptureChildRuns() {
+        ui::RunLauncherDialog d;
+        d.findChild<QComboBox*>(QStringLiteral("modeBox"))->setCurrentIndex(1);
+        d.externalForm()->setDriverCheck([] { return ui::DriverCheck{true, {}}; });
+        d.findChild<QLineEdit*>(QStringLiteral("commandEdit"))->setText(QStringLiteral("true"));
+        d.findChild<QLineEdit*>(QStringLiteral("workingDirEdit"))->setText(dir_.path());
+        d.outputEdit()->setText(dir_.filePath(QStringLiteral("external.tokenscope")));
+        QVERIFY(d.startButton()->isEnabled());
+        QSignalSpy failed(d.process(), &ui::CaptureProcess::failed);
+        QVERIFY(d.start());
+        QVERIFY(d.process()->running());
+        QVERIFY(d.process()->commandLine().contains(u"capture --out"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        const QString message = failed.first().first().toString();
+        const QString tail =
+            d.findChild<QPlainTextEdit*>(QStringLiteral("outputTail"))->toPlainText();
+        if (ui::probe_cuda_driver().ok) {  // the real CLI traces `true`: no CUDA calls
+            QVERIFY2(message.contains(u"without reporting a run"_s), qPrintable(message));
+        } else {  // the real CLI refuses, with capture's exit status 3 and its line
+            QVERIFY2(message.contains(u"code 3"_s), qPrintable(message));
+            QVERIFY2(tail.contains(u"capture: no NVIDIA driver"_s), qPrintable(tail));
+        }
+        QVERIFY(!d.process()->running());
+    }
+
+    void captureOutputTailRunAndCancel() {
+        // A shell that plays capture: the tail, the "wrote run" line, folder and env.
+        ui::CaptureChild child = ui::capture_child({QStringLiteral("x"),
+                                                    dir_.path(),
+                                                    QStringLiteral("TS_GREETING=hello there"),
+                                                    {},
+                                                    QStringLiteral("o")});
+        QVERIFY2(child.problem.isEmpty(), qPrintable(child.problem));
+        child.arguments =
+            QStringList{QStringLiteral("-c"),
+                        QStringLiteral("echo \"$TS_GREETING\"; pwd; echo 'capture: wrote run 7 to "
+                                       "/x/y.tokenscope: 3 activities, 0 steps' >&2")};
+        ui::CaptureProcess process;
+        process.setProgram(QStringLiteral("/bin/sh"));
+        QSignalSpy finished(&process, &ui::CaptureProcess::finished);
+        QVERIFY(process.startCapture(child));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("/x/y.tokenscope"));
+        QCOMPARE(finished.first().at(1).toLongLong(), 7);
+        const QStringList tail = process.outputTail();
+        QVERIFY2(tail.contains(u"hello there"_s), qPrintable(tail.join(u'|')));
+        QVERIFY2(tail.contains(QFileInfo(dir_.path()).canonicalFilePath()),
+                 qPrintable(tail.join(u'|')));
+        child.arguments = QStringList{QStringLiteral("-c"), QStringLiteral("echo up; sleep 30")};
+        QSignalSpy cancelled(&process, &ui::CaptureProcess::cancelled);
+        QSignalSpy line(&process, &ui::CaptureProcess::outputLine);
+        QVERIFY(process.startCapture(child));
+        QTRY_COMPARE_WITH_TIMEOUT(line.count(), 1, 10000);
+        process.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 10000);
+        QCOMPARE(finished.count(), 1);
     }
 
     void completedRunOpensInTheWindow() {
