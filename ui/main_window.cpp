@@ -28,6 +28,7 @@
 #include "run_launcher_dialog.h"
 #include "run_list_model.h"
 #include "sample_run.h"
+#include "sweep_tab.h"
 #include "timeline_tab.h"
 #include "timeline_view.h"
 
@@ -64,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     buildStatusBar();
+    buildSweepTab();
 
     connect(job_, &LoadJob::progress, this, [this](qint64 done, qint64 total) {
         progress_->setRange(0, static_cast<int>(total));
@@ -207,6 +209,29 @@ FleetTab* MainWindow::showFleetTab() {
     return fleet_;
 }
 
+// Made at once but shown only once an opened file holds a sweep: the tab reads the
+// file itself, in the background, after the runs are in the list.
+void MainWindow::buildSweepTab() {
+    sweep_ = new SweepTab(this);
+    sweep_->hide();
+    connect(sweep_, &SweepTab::sweepLoaded, this, [this](bool has_sweep) {
+        if (has_sweep && tabs_->indexOf(sweep_) < 0) tabs_->addTab(sweep_, tr("Sweep"));
+    });
+    connect(sweep_, &SweepTab::runRequested, this, &MainWindow::selectRun);
+}
+
+// A sweep point's run is already in the list (its file was opened): select it.
+void MainWindow::selectRun(const QString& file, qint64 run_id) {
+    for (int row = 0; row < runs_->rowCount(); ++row) {
+        const OpenRun& run = runs_->run(row);
+        if (run.path == file && run.data->info.id == run_id) {
+            selectRows(row, -1);
+            return;
+        }
+    }
+    showMessage(tr("Run %1 of %2 is not open").arg(run_id).arg(file), true);
+}
+
 QList<RunTab*> MainWindow::runTabs() const {
     return {timeline_, heatmap_, breakdown_, compare_};
 }
@@ -346,6 +371,7 @@ void MainWindow::onLoaded(const QList<OpenRun>& runs) {
     } else {
         selectRows(first, -1);
     }
+    sweep_->openFiles(active_.paths);
     emit runsOpened(static_cast<int>(runs.size()));
     startNext();
 }

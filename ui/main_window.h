@@ -20,6 +20,7 @@ class AttributionPanel;
 class BreakdownTab;
 class CompareTab;
 class FleetTab;
+class SweepTab;
 class HeatmapTab;
 class LoadJob;
 class RecentFiles;
@@ -66,6 +67,7 @@ class MainWindow : public QMainWindow {
     HeatmapTab* heatmapTab() const { return heatmap_; }
     BreakdownTab* breakdownTab() const { return breakdown_; }
     CompareTab* compareTab() const { return compare_; }
+    SweepTab* sweepTab() const { return sweep_; }
     AttributionPanel* attributionPanel() const { return attribution_; }
 
   signals:
@@ -100,6 +102,8 @@ class MainWindow : public QMainWindow {
     void selectRows(int first, int second);
     void chooseFiles();
     void openLaunchedRun(const QString& file, qint64 run_id);
+    void buildSweepTab();
+    void selectRun(const QString& file, qint64 run_id);
     bool droppedOnCompare(QPoint pos) const;
     QList<RunTab*> runTabs() const;
 
@@ -111,6 +115,7 @@ class MainWindow : public QMainWindow {
     BreakdownTab* breakdown_;
     CompareTab* compare_;
     FleetTab* fleet_ = nullptr;
+    SweepTab* sweep_ = nullptr;  // in tabs_ once an opened file holds a sweep
     AttributionPanel* attribution_ = nullptr;
     LoadJob* job_;
     QProgressBar* progress_ = nullptr;
