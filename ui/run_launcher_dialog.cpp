@@ -75,16 +75,10 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     mode_ = new QComboBox(form_);
     mode_->setObjectName(QStringLiteral("modeBox"));
     mode_->addItems({tr("Built-in decode"), tr("Your own program (tokenscope-cli capture)")});
-    builtin_ = new QWidget(form_);
-    auto* builtin = new QVBoxLayout(builtin_);
-    builtin->setContentsMargins(0, 0, 0, 0);
-    builtin->addWidget(buildWorkload());
-    builtin->addWidget(buildStrategy());
-    builtin->addWidget(buildBackend());
     external_ = new ExternalCommandForm(form_);
-    fields->addWidget(mode_);
-    fields->addWidget(builtin_);
-    fields->addWidget(external_);
+    for (QWidget* w : std::initializer_list<QWidget*>{mode_, buildWorkload(), buildStrategy(),
+                                                      buildBackend(), external_})
+        fields->addWidget(w);
     fields->addWidget(buildOutput());
     connect(mode_, &QComboBox::currentIndexChanged, this, &RunLauncherDialog::updateMode);
     connect(external_, &ExternalCommandForm::changed, this, &RunLauncherDialog::updateProblem);
@@ -108,6 +102,14 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     layout->addWidget(status_);
     layout->addWidget(tail_);
     layout->addWidget(buttons);
+    connectProcess();
+    updateShape();
+    updateStrategy();
+    updateBackend();
+    updateMode();
+}
+
+void RunLauncherDialog::connectProcess() {
     connect(process_, &CaptureProcess::outputLine, tail_, &QPlainTextEdit::appendPlainText);
 
     connect(process_, &CaptureProcess::progress, this, [this](qint64 done, qint64 total) {
@@ -127,10 +129,6 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
         setStatus(tr("Cancelled; nothing of the run was kept."), false);
         if (close_when_cancelled_) QDialog::reject();
     });
-    updateShape();
-    updateStrategy();
-    updateBackend();
-    updateMode();
 }
 
 bool RunLauncherDialog::externalMode() const {
@@ -138,7 +136,9 @@ bool RunLauncherDialog::externalMode() const {
 }
 
 void RunLauncherDialog::updateMode() {
-    builtin_->setVisible(!externalMode());
+    // The built-in fields' group boxes are their widgets' parents.
+    for (QWidget* w : std::initializer_list<QWidget*>{preset_, strategy_, backend_})
+        w->parentWidget()->setVisible(!externalMode());
     for (QWidget* w : std::initializer_list<QWidget*>{external_, tail_})
         w->setVisible(externalMode());
     updateProblem();

@@ -83,6 +83,7 @@ class RunLauncherDialog : public QDialog {
     void updateBackend();
     void updateProblem();
     void updateMode();
+    void connectProcess();
     void browse();
     void setRunning(bool running);
     void setStatus(const QString& text, bool error);
@@ -90,7 +91,6 @@ class RunLauncherDialog : public QDialog {
 
     CaptureProcess* process_;
     QComboBox* mode_ = nullptr;
-    QWidget* builtin_ = nullptr;
     ExternalCommandForm* external_ = nullptr;
     QPlainTextEdit* tail_ = nullptr;
     QComboBox* preset_ = nullptr;
