@@ -5,37 +5,9 @@
 
 #include "import/file_source.h"
 #include "import/import_error.h"
+#include "import/python_json.h"
 
 namespace tokenscope::import::client {
-namespace {
-
-// Python's json.dump writes NaN and Infinity, which strict parsers reject.
-void null_non_finite(std::string& text) {
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-            continue;
-        }
-        for (std::string_view word : {"-Infinity", "Infinity", "NaN"}) {
-            if (text.compare(i, word.size(), word) == 0) {
-                text.replace(i, word.size(), "null");
-                i += 3;
-                break;
-            }
-        }
-    }
-}
-
-}  // namespace
 
 nlohmann::json read_document(const std::string& path, const trace::ProgressFn& progress) {
     FileSource source(path);
@@ -49,12 +21,7 @@ nlohmann::json read_document(const std::string& path, const trace::ProgressFn& p
         text.append(chunk);
         if (progress) progress(source.file_consumed(), source.file_size());
     }
-    null_non_finite(text);
-    try {
-        return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        throw ImportError(path, std::string("invalid JSON: ") + e.what());
-    }
+    return parse_python_json(path, std::move(text));
 }
 
 const nlohmann::json* child(const nlohmann::json& j, std::string_view key) {

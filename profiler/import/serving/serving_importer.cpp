@@ -5,37 +5,11 @@
 
 #include "import/file_source.h"
 #include "import/import_error.h"
+#include "import/python_json.h"
 #include "serving_rebuilder.h"
 
 namespace tokenscope::import {
 namespace {
-
-// Python's json.dump writes NaN and Infinity (e.g. mean_ttft_ms with no
-// completed request), which strict JSON parsers reject: they become null.
-void null_non_finite(std::string& text) {
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-            continue;
-        }
-        for (std::string_view word : {"-Infinity", "Infinity", "NaN"}) {
-            if (text.compare(i, word.size(), word) == 0) {
-                text.replace(i, word.size(), "null");
-                i += 3;
-                break;
-            }
-        }
-    }
-}
 
 std::string run_name(const std::string& path) {
     std::string name = path.substr(path.find_last_of('/') + 1);
@@ -59,15 +33,7 @@ bool ServingImporter::accepts(std::string_view head) const {
 trace::RunData ServingImporter::import(const std::string& path, const ImportOptions&,
                                        const trace::ProgressFn& progress) const {
     FileSource source(path);
-    std::string text = source.read_all(progress);
-    null_non_finite(text);
-    nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        // parse_error, and out_of_range for a number beyond double (41e308; found by fuzzing).
-        throw ImportError(path, std::string("invalid JSON: ") + e.what());
-    }
+    const nlohmann::json root = parse_python_json(path, source.read_all(progress));
     if (!root.is_object())
         throw ImportError(path, "not a serving-benchmark result: top-level JSON is not an object");
     try {
