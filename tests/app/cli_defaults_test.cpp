@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_process.h"
 #include "store/store_writer.h"
 #include "trace/run_data.h"
 
@@ -23,10 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace trace = tokenscope::trace;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = tokenscope::test::CliResult;
 
 class CliDefaults : public ::testing::Test {
   protected:
@@ -37,22 +35,7 @@ class CliDefaults : public ::testing::Test {
     static void TearDownTestSuite() { fs::remove_all(dir_); }
 
     static Result cli(const std::string& args, const std::string& env = {}) {
-        Result r;
-        const std::string err_file = (dir_ / "stderr.txt").string();
-        const std::string command =
-            env + " " + std::string(TOKENSCOPE_CLI) + " " + args + " 2>" + err_file;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return r;
-        std::array<char, 4096> buf;
-        std::size_t n;
-        while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-        int raw = pclose(pipe);
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        std::ifstream in(err_file);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        r.err = ss.str();
-        return r;
+        return tokenscope::test::run_cli(args, env);
     }
 
     static fs::path dir_;

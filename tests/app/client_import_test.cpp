@@ -17,15 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "cli_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = tokenscope::test::CliResult;
 
 // numpy.percentile's default (linear between closest ranks), DESIGN.md section 4.
 double percentile(std::vector<double> v, double p) {
@@ -49,23 +48,7 @@ class ClientImport : public ::testing::Test {
         std::ofstream(path, std::ios::binary) << text;
         return path;
     }
-    static Result cli(const std::string& args) {
-        Result r;
-        const std::string err_file = (dir_ / "stderr.txt").string();
-        const std::string command = std::string(TOKENSCOPE_CLI) + " " + args + " 2>" + err_file;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return r;
-        std::array<char, 4096> buf;
-        std::size_t n;
-        while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-        int raw = pclose(pipe);
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        std::ifstream in(err_file);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        r.err = ss.str();
-        return r;
-    }
+    static Result cli(const std::string& args) { return tokenscope::test::run_cli(args); }
     // The first run of `stats FILE --json` / `info FILE --json`.
     static json run_json(const std::string& command, const std::string& path) {
         Result r = cli(command + " " + path + " --json --progress none");

@@ -17,31 +17,13 @@
 #include <sstream>
 #include <string>
 
+#include "cli_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-Result run_cli(const std::string& args, const fs::path& err_file) {
-    Result r;
-    FILE* pipe =
-        popen((std::string(TOKENSCOPE_CLI) + " " + args + " 2>" + err_file.string()).c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-    int raw = pclose(pipe);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream in(err_file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.err = ss.str();
-    return r;
-}
+using tokenscope::test::run_cli;
 
 TEST(DiskFull, CaptureStopsWithAClearMessageAndKeepsWhatWasCommitted) {
     if (geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root (CI runs as root)";
@@ -52,16 +34,14 @@ TEST(DiskFull, CaptureStopsWithAClearMessageAndKeepsWhatWasCommitted) {
     ASSERT_EQ(mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=16m"), 0)
         << "cannot mount a tmpfs: " << std::strerror(errno);
     const fs::path file = mnt / "full.tokenscope";
-    const fs::path err = base / "stderr.txt";
-    Result r = run_cli(
+    auto r = run_cli(
         "run --backend model --preset llama-70b --batch 64 --tokens 8000 --quiet "
         "--progress none --out " +
-            file.string(),
-        err);
+        file.string());
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
-    Result info = run_cli("info " + file.string() + " --json", err);
+    auto info = run_cli("info " + file.string() + " --json");
     EXPECT_EQ(info.status, 0) << info.err;
     if (info.status == 0) {
         auto j = nlohmann::json::parse(info.out);

@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "cli_process.h"
+
 extern char** environ;
 
 namespace {
@@ -31,30 +33,7 @@ namespace fs = std::filesystem;
 
 constexpr int kMoments = 20;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-// stderr goes outside the test's directory, which may be read-only.
-Result run_shell(const std::string& command) {
-    Result r;
-    const std::string err_file =
-        (fs::temp_directory_path() / ("tokenscope_killed_err_" + std::to_string(getpid())))
-            .string();
-    FILE* pipe = popen((command + " 2>" + err_file).c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-    int raw = pclose(pipe);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream in(err_file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.err = ss.str();
-    return r;
-}
+using tokenscope::test::run_shell;
 
 // Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it after `delay`, or
 // once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
@@ -107,8 +86,8 @@ class KilledCapture : public ::testing::Test {
     }
 
     nlohmann::json info(const fs::path& file, const std::string& prefix = {}) {
-        Result r = run_shell(prefix + TOKENSCOPE_CLI + " info " + file.string() +
-                             " --json --progress none");
+        auto r = run_shell(prefix + TOKENSCOPE_CLI + " info " + file.string() +
+                           " --json --progress none");
         EXPECT_EQ(r.status, 0) << file << ": " << r.err;
         if (r.status != 0) return {};
         return nlohmann::json::parse(r.out);
