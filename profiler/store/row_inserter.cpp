@@ -16,7 +16,7 @@ void bind_run_info(Statement& st, const trace::RunInfo& info) {
     st.bind_int(9, g.pcie_generation).bind_int(10, g.pcie_width).bind_int(11, g.nvlink_links);
     st.bind_real(12, g.nvlink_bandwidth).bind_text(13, info.driver_version);
     st.bind_text(14, info.cuda_version).bind_text(15, info.workload_json);
-    st.bind_text(16, trace::to_string(info.clock));
+    st.bind_text(16, trace::to_string(info.clock)).bind_optional(17, info.origin_utc_ns);
 }
 
 }  // namespace
@@ -24,7 +24,9 @@ void bind_run_info(Statement& st, const trace::RunInfo& info) {
 RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
     : conn_(conn),
       run_id_(run_id),
-      lane_(conn, "INSERT INTO lane VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+      lane_(conn,
+            "INSERT INTO lane (run_id, idx, kind, device, process, native_id, name, rank) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       string_(conn, "INSERT OR REPLACE INTO string VALUES (?1, ?2, ?3)"),
       chunk_(conn, "INSERT INTO activity_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       step_(conn,
@@ -41,7 +43,7 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
 std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInfo& info) {
     std::string sql = std::string("INSERT INTO run (") + kRunColumns +
                       ", complete) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-                      "?13, ?14, ?15, ?16, 0)";
+                      "?13, ?14, ?15, ?16, ?17, 0)";
     Statement st(conn, sql.c_str());
     bind_run_info(st, info);
     st.run();
@@ -60,10 +62,10 @@ void RowInserter::delete_run(const Connection& conn, std::int64_t run_id) {
 void RowInserter::update_run(const trace::RunInfo& info) {
     std::string sql = "UPDATE run SET (" + std::string(kRunColumns) +
                       ") = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                      "?16) WHERE id = ?17";
+                      "?16, ?17) WHERE id = ?18";
     Statement st(conn_, sql.c_str());
     bind_run_info(st, info);
-    st.bind_int(17, run_id_).run();
+    st.bind_int(18, run_id_).run();
 }
 
 void RowInserter::mark_complete() {
@@ -73,7 +75,7 @@ void RowInserter::mark_complete() {
 void RowInserter::lane(std::uint16_t idx, const trace::Lane& l) {
     lane_.bind_int(1, run_id_).bind_int(2, idx).bind_text(3, trace::to_string(l.kind));
     lane_.bind_int(4, l.device).bind_int(5, l.process).bind_int(6, l.native_id);
-    lane_.bind_text(7, l.name).run();
+    lane_.bind_text(7, l.name).bind_int(8, l.rank).run();
 }
 
 void RowInserter::string(std::uint32_t id, std::string_view text) {

@@ -37,6 +37,7 @@ trace::RunInfo RowReader::run_info(const Statement& st, int c) const {
     info.workload_json = st.text(c + 14);
     info.clock =
         parse(trace::clock_domain_from_string(st.text(c + 15)), st.text(c + 15), "run.clock");
+    info.origin_utc_ns = st.optional_int64(c + 16);
     return info;
 }
 
@@ -47,13 +48,16 @@ trace::Lane RowReader::lane(const Statement& st) const {
     l.process = st.int64(2);
     l.native_id = st.int64(3);
     l.name = st.text(4);
+    const std::int64_t rank = st.int64(5);
+    l.rank = rank >= -1 && rank <= INT32_MAX ? static_cast<std::int32_t>(rank) : -1;
     return l;
 }
 
 std::string RowReader::step_columns(const Connection& conn) {
     return std::string("request, idx, phase, start_ns, end_ns, floor_ns, ") +
-           (has_step_batch(conn) ? "prefill_requests, prefill_tokens, decode_requests, decode_tokens"
-                                 : "-1, -1, -1, -1");
+           (has_step_batch(conn)
+                ? "prefill_requests, prefill_tokens, decode_requests, decode_tokens"
+                : "-1, -1, -1, -1");
 }
 
 trace::Step RowReader::step(const Statement& st) const {

@@ -159,6 +159,20 @@ ALTER TABLE step ADD COLUMN decode_requests INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE step ADD COLUMN decode_tokens INTEGER NOT NULL DEFAULT -1;
 )sql";
 
+// Version 5 -> 6: several GPUs and ranks in one run (DESIGN.md section 14). A lane
+// names its rank (-1 = unknown, every lane of an older file) and a run the UTC time
+// of its clock's zero (NULL = unknown), which merging per-rank files aligns by.
+constexpr const char* kMigrate5To6 = R"sql(
+ALTER TABLE lane ADD COLUMN rank INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE run ADD COLUMN origin_utc_ns INTEGER;
+)sql";
+
+bool has_column(const Connection& conn, const char* table, const char* column) {
+    std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
+                      "') WHERE name = '" + column + "'";
+    return conn.query_int(sql.c_str()) > 0;
+}
+
 std::string hex(long long v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v) & 0xffffffffULL);
@@ -179,6 +193,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate2To3);
         conn.exec(kMigrate3To4);
         conn.exec(kMigrate4To5);
+        conn.exec(kMigrate5To6);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -204,13 +219,29 @@ void migrate(const Connection& conn) {
             if (!has_step_batch(conn)) conn.exec(kMigrate4To5);
             version = 5;
         }
+        if (version == 5) {
+            if (!has_column(conn, "lane", "rank")) conn.exec(kMigrate5To6);
+            version = 6;
+        }
         stamp(conn, version);
     });
 }
 
 bool has_step_batch(const Connection& conn) {
-    return conn.query_int("SELECT count(*) FROM pragma_table_info('step') WHERE "
-                          "name = 'decode_tokens'") > 0;
+    return conn.query_int(
+               "SELECT count(*) FROM pragma_table_info('step') WHERE "
+               "name = 'decode_tokens'") > 0;
+}
+
+std::string run_select_columns(const Connection& conn) {
+    std::string cols = kRunColumns;
+    if (!has_column(conn, "run", "origin_utc_ns"))
+        cols.replace(cols.rfind("origin_utc_ns"), std::string("origin_utc_ns").size(), "NULL");
+    return cols;
+}
+
+const char* lane_rank_column(const Connection& conn) {
+    return has_column(conn, "lane", "rank") ? "rank" : "-1";
 }
 
 bool has_sweep_tables(const Connection& conn) {
@@ -232,7 +263,7 @@ int check_identity(const Connection& conn) {
         return 0;
     if (app != kApplicationId)
         throw ForeignFileError(conn.path(), "not a Tokenscope file (application_id " + hex(app) +
-                                          ", expected " + hex(kApplicationId) + ")");
+                                                ", expected " + hex(kApplicationId) + ")");
     if (version > kSchemaVersion)
         throw StoreError(conn.path(), "schema version " + std::to_string(version) +
                                           " is newer than this build supports (" +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace tokenscope::store {
 
@@ -9,8 +10,8 @@ inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // PRAGMA user_version of files this build writes. Version 1 lacked the
 // counter_sample table, step.floor_ns and run.clock; version 2 lacked the
 // kernel_launch table, version 3 the sweep tables, version 4 the step's batch
-// composition; docs/file-format.md.
-inline constexpr int kSchemaVersion = 5;
+// composition, version 5 the lane's rank and the run's UTC origin; docs/file-format.md.
+inline constexpr int kSchemaVersion = 6;
 
 namespace detail {
 
@@ -20,8 +21,8 @@ class Connection;
 inline constexpr const char* kRunColumns =
     "name, source, created_ns, host, gpu_name, gpu_sm_count, gpu_peak_bandwidth, "
     "gpu_peak_flops, gpu_pcie_generation, gpu_pcie_width, gpu_nvlink_links, "
-    "gpu_nvlink_bandwidth, driver_version, cuda_version, workload_json, clock";
-inline constexpr int kRunColumnCount = 16;
+    "gpu_nvlink_bandwidth, driver_version, cuda_version, workload_json, clock, origin_utc_ns";
+inline constexpr int kRunColumnCount = 17;
 
 // Creates the current schema in an empty database and stamps its ids.
 void create_schema(const Connection& conn);
@@ -33,6 +34,11 @@ bool has_launch_table(const Connection& conn);
 // True when step has the batch composition columns (a version 4 file read
 // without migrating has none: its steps read as of unknown composition).
 bool has_step_batch(const Connection& conn);
+// kRunColumns as a SELECT list for this file: a version 5 file read without migrating
+// has no run.origin_utc_ns, which then reads as NULL (unknown).
+std::string run_select_columns(const Connection& conn);
+// lane's rank column for a SELECT: "rank", or "-1" for a file without it (version 5).
+const char* lane_rank_column(const Connection& conn);
 // True when the file has the sweep tables (a version 3 file read without migrating has none).
 bool has_sweep_tables(const Connection& conn);
 // Checks application_id and user_version; returns the version (1..kSchemaVersion),

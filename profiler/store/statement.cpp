@@ -21,6 +21,14 @@ Statement& Statement::bind_int(int i, std::int64_t v) {
     return *this;
 }
 
+Statement& Statement::bind_optional(int i, std::optional<std::int64_t> v) {
+    if (v)
+        sqlite3_bind_int64(stmt_, i, *v);
+    else
+        sqlite3_bind_null(stmt_, i);
+    return *this;
+}
+
 Statement& Statement::bind_real(int i, double v) {
     sqlite3_bind_double(stmt_, i, v);
     return *this;
@@ -56,6 +64,11 @@ void Statement::reset() {
 }
 
 std::int64_t Statement::int64(int col) const {
+    return sqlite3_column_int64(stmt_, col);
+}
+
+std::optional<std::int64_t> Statement::optional_int64(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
     return sqlite3_column_int64(stmt_, col);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -19,6 +20,8 @@ class Statement {
     Statement& operator=(const Statement&) = delete;
 
     Statement& bind_int(int i, std::int64_t v);
+    // Binds NULL where v is empty.
+    Statement& bind_optional(int i, std::optional<std::int64_t> v);
     Statement& bind_real(int i, double v);
     // Text and blobs must outlive the next step(): nothing is copied.
     Statement& bind_text(int i, std::string_view v);
@@ -31,6 +34,8 @@ class Statement {
     void reset();
 
     std::int64_t int64(int col) const;
+    // Empty for a NULL column.
+    std::optional<std::int64_t> optional_int64(int col) const;
     double real(int col) const;
     std::string_view text(int col) const;
     std::span<const std::uint8_t> blob(int col) const;

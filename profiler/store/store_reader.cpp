@@ -58,7 +58,7 @@ void decode_or_throw(const Connection& conn, const Statement& st, int data_col,
 
 trace::RunInfo read_info(const Connection& conn, std::int64_t run_id) {
     std::string sql =
-        std::string("SELECT ") + detail::kRunColumns + ", complete FROM run WHERE id = ?1";
+        "SELECT " + detail::run_select_columns(conn) + ", complete FROM run WHERE id = ?1";
     Statement st(conn, sql.c_str());
     st.bind_int(1, run_id);
     if (!st.step()) throw StoreError(conn.path(), "no run with id " + std::to_string(run_id));
@@ -70,9 +70,10 @@ trace::RunInfo read_info(const Connection& conn, std::int64_t run_id) {
 
 void read_lanes_and_strings(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
     detail::RowReader rows(conn);
-    Statement lanes(conn,
-                    "SELECT kind, device, process, native_id, name FROM lane WHERE run_id = ?1 "
-                    "ORDER BY idx");
+    const std::string lane_sql = std::string("SELECT kind, device, process, native_id, name, ") +
+                                 detail::lane_rank_column(conn) +
+                                 " FROM lane WHERE run_id = ?1 ORDER BY idx";
+    Statement lanes(conn, lane_sql.c_str());
     lanes.bind_int(1, run_id);
     while (lanes.step()) run.lanes.push_back(rows.lane(lanes));
     Statement strings(conn, "SELECT id, text FROM string WHERE run_id = ?1 ORDER BY id");
@@ -252,7 +253,7 @@ void StoreReader::migrate_or_read_as_is() {
 std::vector<RunSummary> StoreReader::runs() const {
     ReadSnapshot snapshot(*conn_);
     std::string sql =
-        std::string("SELECT id, ") + detail::kRunColumns +
+        "SELECT id, " + detail::run_select_columns(*conn_) +
         ", complete, "
         "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
         "(SELECT count(*) FROM step WHERE run_id = run.id), "

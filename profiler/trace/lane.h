@@ -16,6 +16,7 @@ struct Lane {
     std::int64_t process = 0;    // pid where known
     std::int64_t native_id = 0;  // thread id, stream id, copy engine id or counter id
     std::string name;
+    std::int32_t rank = -1;  // distributed rank (torch.distributed, MPI) where known; -1 = unknown
 
     bool operator==(const Lane&) const = default;
 };

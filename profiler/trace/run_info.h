@@ -25,6 +25,10 @@ struct RunInfo {
     std::string workload_json;  // workload spec or command line, as JSON text
     ClockDomain clock = ClockDomain::MonotonicRaw;
     bool complete = false;  // false while capturing, and forever if the capture was killed
+    // UTC (ns since the Unix epoch) of this run's time 0, where the source records it
+    // (Kineto baseTimeNanoseconds, an nsys export's session start); empty = unknown.
+    // Merging per-rank files aligns their clocks by it.
+    std::optional<std::int64_t> origin_utc_ns;
 
     // A model run is never a measurement; every view labels it.
     bool is_model() const { return source == Source::Model; }

@@ -3,6 +3,7 @@
 
 #include "store/schema.h"
 #include "store/store_reader.h"
+#include "store/store_writer.h"
 #include "store_test_util.h"
 
 namespace tokenscope::store {
@@ -98,6 +99,97 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     EXPECT_EQ(sqlite3_column_int(st, 0), kSchemaVersion);
     sqlite3_finalize(st);
     sqlite3_close(db);
+}
+
+void run_sql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(db);
+}
+
+std::int64_t query_int(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+    std::int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -999;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+TEST(StoreMigration, RankAndOriginRoundTrip) {
+    TempDir dir;
+    std::string path = dir.file("v6.tokenscope");
+    trace::RunData run = test::sample_run("ranks", 3);
+    std::int64_t id = StoreWriter(path).write_run(run);
+    EXPECT_EQ(query_int(path, "SELECT rank FROM lane WHERE idx = 1"), 3);
+    EXPECT_EQ(query_int(path, "SELECT origin_utc_ns FROM run"), 1'700'000'000'000'000'123LL);
+    trace::RunData got = StoreReader(path).load_run(id);
+    ASSERT_EQ(got.lanes.size(), run.lanes.size());
+    for (std::size_t i = 0; i < run.lanes.size(); ++i) EXPECT_EQ(got.lanes[i], run.lanes[i]);
+    EXPECT_EQ(got.info.origin_utc_ns, run.info.origin_utc_ns);
+}
+
+// A version 5 file (no lane.rank, no run.origin_utc_ns) migrates: every lane's rank
+// is unknown and the run's origin is NULL; runs written after the migration keep theirs.
+TEST(StoreMigration, Version5FileMigratesWithUnknownRanks) {
+    TempDir dir;
+    std::string path = dir.file("v5.tokenscope");
+    std::int64_t id = StoreWriter(path).write_run(test::sample_run("old", 5));
+    run_sql(path,
+            "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns; "
+            "PRAGMA user_version = 5;");
+    {
+        StoreReader reader(path);
+        EXPECT_EQ(reader.schema_version(), kSchemaVersion);
+        trace::RunData got = reader.load_run(id);
+        ASSERT_EQ(got.lanes.size(), 5u);
+        for (const auto& l : got.lanes) EXPECT_EQ(l.rank, -1) << l.name;
+        EXPECT_EQ(got.lanes[1].name, "stream 7");
+        EXPECT_FALSE(got.info.origin_utc_ns);
+        ASSERT_EQ(reader.runs().size(), 1u);
+        EXPECT_FALSE(reader.runs()[0].info.origin_utc_ns);
+    }
+    EXPECT_EQ(query_int(path, "PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(query_int(path, "SELECT count(*) FROM lane WHERE rank = -1"), 5);
+    std::int64_t fresh = StoreWriter(path).write_run(test::sample_run("new", 6));
+    trace::RunData got = StoreReader(path).load_run(fresh);
+    EXPECT_EQ(got.lanes[0].rank, 3);
+    EXPECT_EQ(got.info.origin_utc_ns, 1'700'000'000'000'000'123LL);
+    // An unknown origin is NULL in the file, not a time.
+    trace::RunData unknown = test::sample_run("no origin", 7);
+    unknown.info.origin_utc_ns.reset();
+    std::int64_t uid = StoreWriter(path).write_run(unknown);
+    // The migrated run and this one; the run written between them has its origin.
+    EXPECT_EQ(query_int(path, "SELECT count(*) FROM run WHERE origin_utc_ns IS NULL"), 2);
+    EXPECT_FALSE(StoreReader(path).load_run(uid).info.origin_utc_ns);
+}
+
+// A version 5 file that cannot be migrated (another connection holds the write lock
+// past the 5 s busy timeout) is read as it is: ranks unknown, origin unknown.
+TEST(StoreMigration, Version5FileReadAsItIsWhenReadOnly) {
+    TempDir dir;
+    std::string path = dir.file("v5ro.tokenscope");
+    std::int64_t id = StoreWriter(path).write_run(test::sample_run("old", 5));
+    run_sql(path,
+            "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns; "
+            "PRAGMA user_version = 5;");
+    sqlite3* lock = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &lock), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(lock, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    StoreReader reader(path);
+    EXPECT_EQ(reader.schema_version(), 5);
+    trace::RunData got = reader.load_run(id);
+    ASSERT_EQ(got.lanes.size(), 5u);
+    EXPECT_EQ(got.lanes[1].rank, -1);
+    EXPECT_FALSE(got.info.origin_utc_ns);
+    EXPECT_EQ(got.info.name, "old");
+    sqlite3_exec(lock, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(lock);
 }
 
 }  // namespace

@@ -58,11 +58,12 @@ inline trace::RunData sample_run(const std::string& name, std::uint32_t seed) {
     run.info.cuda_version = "12.4";
     run.info.workload_json = R"({"model":"llama-7b","batch":8})";
     run.info.clock = trace::ClockDomain::Cupti;
-    run.lanes = {{trace::LaneKind::CpuThread, -1, 4242, 4243, "python main"},
-                 {trace::LaneKind::GpuStream, 0, 4242, 7, "stream 7"},
-                 {trace::LaneKind::CopyEngine, 1, 4242, 2, "copy engine 2"},
-                 {trace::LaneKind::Counter, 0, 0, 11, "PCIe RX bytes/s"},
-                 {trace::LaneKind::StepTrack, -1, 4242, 1, "steps"}};
+    run.info.origin_utc_ns = 1'700'000'000'000'000'123LL;
+    run.lanes = {{trace::LaneKind::CpuThread, -1, 4242, 4243, "python main", 3},
+                 {trace::LaneKind::GpuStream, 0, 4242, 7, "stream 7", 3},
+                 {trace::LaneKind::CopyEngine, 1, 4242, 2, "copy engine 2", 0},
+                 {trace::LaneKind::Counter, 0, 0, 11, "PCIe RX bytes/s", -1},
+                 {trace::LaneKind::StepTrack, -1, 4242, 1, "steps", 3}};
     std::uint32_t gemm = run.strings.intern("ampere_sgemm_128x64");
     std::uint32_t launch = run.strings.intern("cudaLaunchKernel");
     std::uint32_t copy = run.strings.intern("memcpy HtoD");
