@@ -37,16 +37,24 @@ struct JoinOptions {
     trace::ProgressFn progress;
 };
 
-// Why a join is refused. `side()` says which input is at fault, so a caller that
-// opened files can name the file (the message names the run).
+// Why a join is refused. what() names the run at fault ("client run 'x': ...");
+// side() says which input it is and problem() is the rest, so a caller that opened
+// files can say "FILE: problem" instead.
 class JoinError : public std::runtime_error {
   public:
     enum class Side { Client, Server, Both };
-    JoinError(Side side, const std::string& message) : std::runtime_error(message), side_(side) {}
+    JoinError(Side side, const std::string& run_name, const std::string& problem)
+        : std::runtime_error(prefix(side, run_name) + problem), side_(side), problem_(problem) {}
     Side side() const { return side_; }
+    const std::string& problem() const { return problem_; }
 
   private:
+    static std::string prefix(Side side, const std::string& run_name) {
+        if (side == Side::Both) return run_name.empty() ? std::string() : run_name + ": ";
+        return (side == Side::Client ? "client run '" : "server run '") + run_name + "': ";
+    }
     Side side_;
+    std::string problem_;
 };
 
 // Names of the diagnostics the joined run carries (values in ns, share 0..1).

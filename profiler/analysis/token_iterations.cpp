@@ -10,6 +10,22 @@ bool is_token(const trace::Step& s) {
     return !s.is_iteration() && s.request != 0;
 }
 
+// The first position after `pos` whose end is past `emitted`, given every end before
+// `pos` is not: galloping, so a request's next token (an iteration or two on) costs O(1).
+std::size_t upper_from(const std::vector<std::int64_t>& ends, std::size_t pos,
+                       std::int64_t emitted) {
+    const std::size_t n = ends.size();
+    if (pos >= n || ends[pos] > emitted) return pos;
+    std::size_t step = 1;
+    while (pos + step < n && ends[pos + step] <= emitted) {
+        pos += step;
+        step *= 2;
+    }
+    const auto first = ends.begin() + static_cast<std::ptrdiff_t>(pos + 1);
+    const auto last = ends.begin() + static_cast<std::ptrdiff_t>(std::min(pos + step, n));
+    return static_cast<std::size_t>(std::upper_bound(first, last, emitted) - ends.begin());
+}
+
 }  // namespace
 
 std::vector<std::int32_t> token_iterations(const trace::RunData& run,
@@ -25,15 +41,20 @@ std::vector<std::int32_t> token_iterations(const trace::RunData& run,
     std::stable_sort(iterations.begin(), iterations.end(), [&](std::int32_t a, std::int32_t b) {
         return steps[a].end_ns < steps[b].end_ns;
     });
+    // The ends side by side: millions of tokens search them, and a search through
+    // run.steps would miss the cache at every probe.
+    std::vector<std::int64_t> ends(iterations.size());
+    for (std::size_t k = 0; k < iterations.size(); ++k) ends[k] = steps[iterations[k]].end_ns;
+    std::size_t pos = 0;  // iterations ending at or before the previous token's emission
     for (std::size_t i = 0; i < steps.size(); ++i) {
         if (!is_token(steps[i])) continue;
         const std::int64_t emitted = steps[i].end_ns;
-        auto after =
-            std::upper_bound(iterations.begin(), iterations.end(), emitted,
-                             [&](std::int64_t t, std::int32_t it) { return t < steps[it].end_ns; });
-        if (after == iterations.begin()) continue;
-        const std::int32_t found = *(after - 1);
-        if (emitted - steps[found].end_ns <= options.max_lag_ns) links[i] = found;
+        pos = pos > 0 && ends[pos - 1] > emitted
+                  ? static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), emitted) -
+                                             ends.begin())
+                  : upper_from(ends, pos, emitted);
+        if (pos == 0) continue;
+        if (emitted - ends[pos - 1] <= options.max_lag_ns) links[i] = iterations[pos - 1];
     }
     return links;
 }
