@@ -22,7 +22,7 @@ constexpr std::array<std::pair<const char*, qint64>, 4> kUnits = {
     {{"steps", kSteps}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}}};
 
 bool kernel_rows(HeatmapRows rows) {
-    return rows == HeatmapRows::Kernel || rows == HeatmapRows::Lane;
+    return analysis::kernel_metric_rows(rows);
 }
 
 void select_data(QComboBox* box, int value) {
@@ -57,6 +57,7 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     rows_->addItem(tr("Batch composition"), int(HeatmapRows::Batch));
     rows_->addItem(tr("Kernel (top N)"), int(HeatmapRows::Kernel));
     rows_->addItem(tr("Lane"), int(HeatmapRows::Lane));
+    rows_->addItem(tr("Rank"), int(HeatmapRows::Rank));
     window_->setRange(1, 1'000'000);
     for (const auto& [name, per] : kUnits) window_unit_->addItem(QString::fromLatin1(name), per);
     top_n_->setRange(1, 500);

@@ -37,6 +37,8 @@ QString rows_label(analysis::HeatmapRows rows) {
             return QStringLiteral("requests in flight");
         case analysis::HeatmapRows::Batch:
             return QStringLiteral("batch");
+        case analysis::HeatmapRows::Rank:
+            return QStringLiteral("rank");
     }
     return {};
 }

@@ -43,7 +43,7 @@ int cmd_diff(const std::vector<std::string>& args) {
         auto rows = analysis::heatmap_rows_from_string(p.get("heatmap-rows"));
         if (!rows) throw UsageError{"diff: unknown --heatmap-rows '" + p.get("heatmap-rows") + "'"};
         spec.rows = *rows;
-        if (spec.rows == analysis::HeatmapRows::Kernel || spec.rows == analysis::HeatmapRows::Lane)
+        if (analysis::kernel_metric_rows(spec.rows))
             spec.metric = analysis::HeatmapMetric::KernelDuration;
         parse_window(p.get("heatmap-window"), spec);
         options.heatmap = spec;

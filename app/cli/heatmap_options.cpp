@@ -7,7 +7,7 @@ namespace tokenscope::cli {
 void add_heatmap_options(ArgParser& p) {
     p.option("rows", "KEY",
              "kernel, request, phase, position, lane, concurrency (requests in flight) or "
-             "batch (iteration batch composition); "
+             "batch (iteration batch composition), rank (kernels by rank, a merged run); "
              "default: phase for decode runs, kernel for traces");
     p.option("metric", "M",
              "step, itl, ttft or kernel (kernel duration); default: fits the rows (step, "
@@ -61,8 +61,7 @@ analysis::HeatmapSpec heatmap_spec_from(const ArgParser& p, const analysis::Heat
         spec.metric = *metric;
     }
     // Kernel and lane rows only make sense for kernel durations; say so rather than fail.
-    bool kernel_rows =
-        spec.rows == analysis::HeatmapRows::Kernel || spec.rows == analysis::HeatmapRows::Lane;
+    bool kernel_rows = analysis::kernel_metric_rows(spec.rows);
     bool kernel_metric = spec.metric == analysis::HeatmapMetric::KernelDuration;
     if (!p.has("metric") && kernel_rows != kernel_metric)
         spec.metric = kernel_rows ? analysis::HeatmapMetric::KernelDuration

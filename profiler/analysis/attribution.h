@@ -40,7 +40,9 @@ struct StepAttribution {
 
 // Category of one GPU activity (kernel, memcpy, memset); nullopt for host activities.
 // Kernels on CPU-thread lanes (the cpu backend's fp32 reference) are Cpu.
-// Kernels: FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
+// Kernels: NCCL collectives (trace::is_collective_kernel) -> Nvlink where the run's GPU
+// has NVLink links (GpuInfo::nvlink_links > 0), else Pcie; other kernels:
+// FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
 // else GpuCompute (unclassified counts as compute, DESIGN.md section 5). An intensity
 // exactly at the ridge point is compute-bound (the roofline's two limits meet there,
 // and "memory-bound" is defined as strictly below). Copies: D2D -> GpuMemory,

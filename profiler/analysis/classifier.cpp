@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "trace/collective.h"
+
 namespace tokenscope::analysis {
 namespace {
 
@@ -80,6 +82,13 @@ std::optional<Category> Classifier::by_name(std::uint32_t name) {
     if (name_cache_[name] == 0) {
         std::string text = lower(run_.strings.str(name));
         name_cache_[name] = 1;
+        // A collective moves data between GPUs: over NVLink where the GPUs have it,
+        // else over PCIe. Before the rules, which would take "AllReduce" for a reduce.
+        if (trace::is_collective_kernel(text)) {
+            const Category c = run_.info.gpu.nvlink_links > 0 ? Category::Nvlink : Category::Pcie;
+            name_cache_[name] = static_cast<std::uint8_t>(2 + static_cast<int>(c));
+            return c;
+        }
         for (const auto& r : rules_) {
             if (!r.pattern.empty() && text.find(r.pattern) != std::string::npos) {
                 name_cache_[name] = static_cast<std::uint8_t>(2 + static_cast<int>(r.category));
@@ -92,11 +101,13 @@ std::optional<Category> Classifier::by_name(std::uint32_t name) {
 }
 
 std::optional<Category> Classifier::kernel_category(const trace::Activity& a) {
+    const std::optional<Category> named = by_name(a.name);                   // cached per name
+    if (named == Category::Nvlink || named == Category::Pcie) return named;  // a collective
     if (a.flops > 0 && a.bytes > 0 && ridge_ > 0) {
         double intensity = static_cast<double>(a.flops) / static_cast<double>(a.bytes);
         return intensity < ridge_ ? Category::GpuMemory : Category::GpuCompute;
     }
-    if (auto c = by_name(a.name)) return c;
+    if (named) return named;
     return Category::GpuCompute;  // unclassified counts as compute
 }
 

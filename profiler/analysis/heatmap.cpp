@@ -13,8 +13,8 @@
 namespace tokenscope::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 7> kRowNames = {
-    "kernel", "request", "phase", "position", "lane", "concurrency", "batch"};
+constexpr std::array<std::string_view, 8> kRowNames = {"kernel", "request",     "phase", "position",
+                                                       "lane",   "concurrency", "batch", "rank"};
 constexpr std::array<std::string_view, 4> kMetricNames = {"step", "itl", "ttft", "kernel"};
 
 std::int64_t run_start(const trace::RunData& run, const trace::StopToken& stop) {

@@ -21,7 +21,9 @@ namespace tokenscope::analysis {
 //                 (0, 1, 2, 3-4, 5-8, ...), ascending: latency against load;
 //   Batch    - an engine iteration's batch composition (batch_label.h: "decode 32
 //              req", "prefill 1 req", "mixed"): which iteration shapes are slow.
-// Kernel and Lane rows need metric KernelDuration; the others need a step metric.
+//   Rank     - the kernel's lane's rank ("rank 0", ...; "no rank" first) in a run of
+//              several ranks: which rank's kernels are slow.
+// Kernel, Lane and Rank rows need metric KernelDuration; the others a step metric.
 enum class HeatmapRows : std::uint8_t {
     Kernel,
     Request,
@@ -29,7 +31,8 @@ enum class HeatmapRows : std::uint8_t {
     Position,
     Lane,
     Concurrency,
-    Batch
+    Batch,
+    Rank
 };
 
 // Sample value and the time that places it in a column:
@@ -121,6 +124,10 @@ void judge_against(Heatmap& b, const Heatmap& a);
 std::string_view to_string(HeatmapRows rows);
 std::string_view to_string(HeatmapMetric metric);
 std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text);
+// Kernel, Lane and Rank rows: keyed by kernels, so they need metric KernelDuration.
+inline bool kernel_metric_rows(HeatmapRows rows) {
+    return rows == HeatmapRows::Kernel || rows == HeatmapRows::Lane || rows == HeatmapRows::Rank;
+}
 std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text);
 
 }  // namespace tokenscope::analysis

@@ -91,13 +91,32 @@ std::string concurrency_label(std::int64_t key) {
     return "in flight " + std::to_string(key / 2 + 1) + "-" + std::to_string(key);
 }
 
+// Kernels that start before the last warm-up token is emitted belong to warm-up.
+std::int64_t warmup_cutoff(const trace::RunData& run, const HeatmapSpec& spec) {
+    if (spec.warmup == 0 || run.steps.empty()) return std::numeric_limits<std::int64_t>::min();
+    std::vector<std::int64_t> ends;
+    for (const auto& s : run.steps) ends.push_back(s.end_ns);
+    std::sort(ends.begin(), ends.end());
+    return spec.warmup >= ends.size() ? std::numeric_limits<std::int64_t>::max()
+                                      : ends[spec.warmup - 1];
+}
+
+// Rank rows: each lane's key is its rank + 1, so 0 is "no rank"; never empty.
+std::vector<std::size_t> rank_keys(const trace::RunData& run) {
+    std::vector<std::size_t> out;
+    for (const auto& l : run.lanes)
+        out.push_back(static_cast<std::size_t>(std::max(l.rank, -1) + 1));
+    if (out.empty()) out.push_back(0);
+    return out;
+}
+
 void check_fit(const HeatmapSpec& spec) {
-    const bool kernel_rows = spec.rows == HeatmapRows::Kernel || spec.rows == HeatmapRows::Lane;
+    const bool kernel_rows = kernel_metric_rows(spec.rows);
     const bool kernel_metric = spec.metric == HeatmapMetric::KernelDuration;
     if (kernel_rows != kernel_metric)
         throw std::invalid_argument("heatmap: rows '" + std::string(to_string(spec.rows)) +
                                     "' do not fit metric '" + std::string(to_string(spec.metric)) +
-                                    "' (kernel and lane rows need metric kernel)");
+                                    "' (kernel, lane and rank rows need metric kernel)");
     if (spec.bucket_width <= 0)
         throw std::invalid_argument("heatmap: bucket width must be positive, got " +
                                     std::to_string(spec.bucket_width));
@@ -120,23 +139,23 @@ HeatmapSamples::HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spe
 void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     kernels_ = true;
     by_lane_ = spec.rows == HeatmapRows::Lane;
-    if (spec.warmup > 0 && !run_.steps.empty()) {
-        std::vector<std::int64_t> ends;
-        for (const auto& s : run_.steps) ends.push_back(s.end_ns);
-        std::sort(ends.begin(), ends.end());
-        // Kernels that start before the last warm-up token is emitted belong to warm-up.
-        kernel_cutoff_ = spec.warmup >= ends.size() ? std::numeric_limits<std::int64_t>::max()
-                                                    : ends[spec.warmup - 1];
-    }
-    // Per key (name id or lane): total time, count, first and last start.
-    std::size_t keys = by_lane_ ? run_.lanes.size() : run_.strings.size();
+    const bool by_rank = spec.rows == HeatmapRows::Rank;
+    const std::vector<std::size_t> rank_key =
+        by_rank ? rank_keys(run_) : std::vector<std::size_t>{};
+    kernel_cutoff_ = warmup_cutoff(run_, spec);
+    // Per key (name id, lane or rank): total time, count, first and last start.
+    std::size_t keys = by_rank    ? *std::max_element(rank_key.begin(), rank_key.end()) + 1
+                       : by_lane_ ? run_.lanes.size()
+                                  : run_.strings.size();
     std::vector<std::int64_t> total(keys, 0), count(keys, 0);
     constexpr auto kNone = std::numeric_limits<std::int64_t>::max();
     constexpr auto kNoneLast = std::numeric_limits<std::int64_t>::min();
     std::vector<std::int64_t> first(keys, kNone), last(keys, kNoneLast);
     trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
         if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) return;
-        std::size_t k = by_lane_ ? a.lane : a.name;
+        std::size_t k = by_rank    ? (a.lane < rank_key.size() ? rank_key[a.lane] : 0)
+                        : by_lane_ ? a.lane
+                                   : a.name;
         if (k >= keys) {  // an id past the table (corrupt input) still gets a slot
             keys = k + 1;
             total.resize(keys, 0), count.resize(keys, 0);
@@ -151,7 +170,7 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     std::vector<std::size_t> shown;
     for (std::size_t k = 0; k < keys; ++k)
         if (count[k] > 0) shown.push_back(k);
-    if (!by_lane_) {
+    if (!by_lane_ && !by_rank) {
         std::sort(shown.begin(), shown.end(), [&](std::size_t a, std::size_t b) {
             if (total[a] != total[b]) return total[a] > total[b];
             return run_.strings.str(static_cast<std::uint32_t>(a)) <
@@ -165,12 +184,20 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
         row_of_id_[k] = static_cast<std::int32_t>(r);
         min_time_ = std::min(min_time_, first[k]);
         max_time_ = std::max(max_time_, last[k]);
-        if (by_lane_) {
+        if (by_rank) {
+            labels_.push_back(k == 0 ? "no rank" : "rank " + std::to_string(k - 1));
+        } else if (by_lane_) {
             const std::string& name = k < run_.lanes.size() ? run_.lanes[k].name : std::string();
             labels_.push_back(name.empty() ? "lane " + std::to_string(k) : name);
         } else {
             labels_.emplace_back(run_.strings.str(static_cast<std::uint32_t>(k)));
         }
+    }
+    if (by_rank) {  // looked up by lane from here on
+        std::vector<std::int32_t> per_lane;
+        for (std::size_t key : rank_key) per_lane.push_back(row_of_id_[key]);
+        row_of_id_ = std::move(per_lane);
+        by_lane_ = true;
     }
 }
 

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "device_table.h"
 #include "import/step_presets.h"
 #include "kernel_launch.h"
@@ -78,6 +80,7 @@ class KinetoBuilder : public TraceHandler {
     void link_flows();
     void close_open_ranges();
     void shift_times(std::int64_t base);
+    void set_rank_and_origin(const nlohmann::json& workload);
 
     trace::RunData run_;
     LaneRegistry lanes_;

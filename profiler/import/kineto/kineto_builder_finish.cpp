@@ -1,5 +1,7 @@
 // KinetoBuilder's end-of-file work: everything that needs the whole trace.
 #include <algorithm>
+#include <unordered_map>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "kineto_builder.h"
@@ -131,6 +133,26 @@ void KinetoBuilder::shift_times(std::int64_t base) {
     for (auto& c : run_.counters) c.time_ns += base;
 }
 
+// torch.distributed's rank (distributedInfo.rank) goes on every lane, so a merge of
+// per-rank files groups them. Times are UTC once baseTimeNanoseconds is added (Kineto
+// writes ts relative to it); older Kineto wrote ts as UTC microseconds outright,
+// recognised by a start after 2001 (1e18 ns). Either way the run's time 0 is the epoch.
+void KinetoBuilder::set_rank_and_origin(const nlohmann::json& workload) {
+    auto info = workload.find("distributedInfo");
+    if (info != workload.end() && info->is_object()) {
+        auto rank = info->find("rank");
+        if (rank != info->end() && rank->is_number_integer() && *rank >= 0 &&
+            *rank <= std::numeric_limits<std::int32_t>::max())
+            for (auto& lane : run_.lanes) lane.rank = rank->get<std::int32_t>();
+    }
+    const bool utc_ts =
+        !run_.activities.empty() &&
+        std::all_of(run_.activities.begin(), run_.activities.end(), [](const trace::Activity& a) {
+            return a.start_ns >= 1'000'000'000'000'000'000LL;
+        });
+    if (base_time_ns_ != 0 || utc_ts) run_.info.origin_utc_ns = 0;
+}
+
 trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     close_open_ranges();
     link_flows();
@@ -182,6 +204,7 @@ trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     if (base_time_ns_ != 0) workload["baseTimeNanoseconds"] = base_time_ns_;
     if (auto it = workload.find("host_name"); it != workload.end() && it->is_string())
         run_.info.host = *it;
+    set_rank_and_origin(workload);
     run_.info.workload_json = workload.dump();
     run_.info.complete = true;
     if (launches) *launches = std::move(launches_);

@@ -70,6 +70,8 @@ void NsysRunInfo::read_capture(const NsysDatabase& db, trace::RunInfo& info) {
         db.for_each_row("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME",
                         [&info](sqlite3_stmt* s) {
                             info.created_ns = sqlite3_column_int64(s, 0);
+                            // The export's times count from the session start.
+                            info.origin_utc_ns = info.created_ns;
                             return false;
                         });
     if (db.has_column("TARGET_INFO_SYSTEM_ENV", "value"))
