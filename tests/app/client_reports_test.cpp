@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -31,7 +32,10 @@ class ClientReports : public ::testing::Test {
         dir_ = fs::temp_directory_path() / ("tokenscope_reports_test_" + std::to_string(getpid()));
         fs::create_directories(dir_);
     }
-    static void TearDownTestSuite() { fs::remove_all(dir_); }
+    // TOKENSCOPE_KEEP_TEST_FILES keeps the files: the fuzz seeds of tests/fuzz/seeds are them.
+    static void TearDownTestSuite() {
+        if (std::getenv("TOKENSCOPE_KEEP_TEST_FILES") == nullptr) fs::remove_all(dir_);
+    }
 
     static std::string write(const std::string& name, const std::string& text) {
         std::string path = (dir_ / name).string();

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "import/client/client_importer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "import/open_any.h"
@@ -191,6 +192,31 @@ inline void serving_case(std::string_view bytes) {
     expect_clean_failure([&] { (void)importer.import(path, {}, {}); });
 }
 
+// The client benchmark results (profiler/import/client), recognised by
+// content like the CLI does: one target per tool, each with its own seeds and
+// dictionary, all through ClientImporter, so a mutation that turns one format
+// into another is followed too. The name's extension only keeps the run name.
+inline void client_case(std::string_view bytes, const char* name) {
+    static std::map<std::string, InputFile> files;
+    auto it = files.try_emplace(name, name).first;
+    const std::string& path = it->second.write(bytes);
+    import::ClientImporter importer;
+    (void)importer.accepts(bytes);
+    expect_clean_failure([&] { (void)importer.import(path, {}, {}); });
+}
+inline void aiperf_case(std::string_view bytes) {
+    client_case(bytes, "profile_export.jsonl");
+}
+inline void genai_perf_case(std::string_view bytes) {
+    client_case(bytes, "profile_export.json");
+}
+inline void guidellm_case(std::string_view bytes) {
+    client_case(bytes, "benchmarks.json");
+}
+inline void llmperf_case(std::string_view bytes) {
+    client_case(bytes, "run_individual_responses.json");
+}
+
 // Opening a .tokenscope file goes through open_any, the path the CLI and the GUI take.
 inline void store_case(std::string_view bytes) {
     static InputFile file("store.tokenscope");
@@ -201,9 +227,11 @@ inline void store_case(std::string_view bytes) {
 // Every target by name: the regression test replays tests/fuzz/regressions/<name>/.
 inline const std::map<std::string, std::function<void(std::string_view)>>& cases() {
     static const std::map<std::string, std::function<void(std::string_view)>> all = {
-        {"nsys", nsys_case},       {"nsys_sql", nsys_sql_case},
-        {"kineto", kineto_case},   {"kineto_gzip", kineto_gzip_case},
-        {"serving", serving_case}, {"store", store_case}};
+        {"nsys", nsys_case},         {"nsys_sql", nsys_sql_case},
+        {"kineto", kineto_case},     {"kineto_gzip", kineto_gzip_case},
+        {"serving", serving_case},   {"store", store_case},
+        {"aiperf", aiperf_case},     {"genai_perf", genai_perf_case},
+        {"guidellm", guidellm_case}, {"llmperf", llmperf_case}};
     return all;
 }
 

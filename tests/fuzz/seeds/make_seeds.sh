@@ -9,7 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 dir=$1
 fixtures=$2
-mkdir -p "$dir"/{nsys,nsys_sql,kineto,kineto_gzip,serving,store}
+targets=(nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf)
+for t in "${targets[@]}"; do mkdir -p "$dir/$t"; done
 
 # Copies src to dst keeping `rows` rows of each table matching the regex
 # `keep`, every row of those matching `whole`, dropping the other tables; runs
@@ -66,8 +67,11 @@ for f in "$fixtures"/kineto/*.json.gz; do
 done
 cp "$here"/kineto/* "$dir/kineto/" 2>/dev/null || true
 cp "$here"/kineto/* "$dir/kineto_gzip/" 2>/dev/null || true
-cp "$here"/serving/* "$dir/serving/" 2>/dev/null || true
-cp "$here"/nsys_sql/* "$dir/nsys_sql/" 2>/dev/null || true
-for t in nsys nsys_sql kineto kineto_gzip serving store; do
+# The client targets' seeds are the files tests/app/client_*_test write
+# (kept with TOKENSCOPE_KEEP_TEST_FILES=1).
+for t in serving nsys_sql aiperf genai_perf guidellm llmperf; do
+    cp "$here/$t"/* "$dir/$t/" 2>/dev/null || true
+done
+for t in "${targets[@]}"; do
     cp "$here/../regressions/$t"/* "$dir/$t/" 2>/dev/null || true
 done
