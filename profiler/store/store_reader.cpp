@@ -13,6 +13,7 @@
 #include "schema.h"
 #include "statement.h"
 #include "store_error.h"
+#include "trace/memory_budget.h"
 #include "wal_copy.h"
 
 namespace tokenscope::store {
@@ -294,6 +295,10 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
         activities + count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
         count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
         count_of(*conn_, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+    // The whole run is loaded into memory: refused up front when it cannot fit.
+    trace::MemoryBudget(path_).require(
+        static_cast<std::uint64_t>(total) * sizeof(trace::Activity),
+        "run " + std::to_string(run_id) + " (" + std::to_string(total) + " activities and rows)");
     std::int64_t done = 0;
     auto advance = [&](std::int64_t n) {
         done += n;

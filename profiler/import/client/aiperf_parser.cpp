@@ -5,6 +5,7 @@
 #include "import/import_error.h"
 #include "request_builder.h"
 #include "summary_metrics.h"
+#include "trace/memory_budget.h"
 
 namespace tokenscope::import::client {
 namespace {
@@ -82,6 +83,7 @@ ClientRequest aiperf_request(const nlohmann::json& rec) {
 
 void AiperfParser::records(const trace::ProgressFn& progress) {
     FileSource source(path_);
+    trace::MemoryBudget budget(path_);
     RequestBuilder builder(run_);
     std::int64_t line_no = 0, malformed = 0, first_bad = 0, warmup = 0;
     auto line = [&](std::string_view text_line) {
@@ -118,6 +120,11 @@ void AiperfParser::records(const trace::ProgressFn& progress) {
             throw ImportError(path_, "JSONL record at line " + std::to_string(line_no + 1) +
                                          " is longer than " + std::to_string(kMaxLineBytes >> 20) +
                                          " MiB; not a per-request export");
+        // Streamed, but every request stays in memory: the run grows with the file.
+        budget.require(trace::run_memory_bytes(run_) + carry.capacity(),
+                       "this " +
+                           trace::format_bytes(static_cast<std::uint64_t>(source.file_size())) +
+                           " AIPerf export, at line " + std::to_string(line_no) + ",");
         if (progress) progress(source.file_consumed(), source.file_size());
     }
     if (!carry.empty()) line(carry);  // a last line without newline, perhaps truncated

@@ -3,25 +3,12 @@
 #include <cmath>
 #include <limits>
 
-#include "import/file_source.h"
-#include "import/import_error.h"
 #include "import/python_json.h"
 
 namespace tokenscope::import::client {
 
 nlohmann::json read_document(const std::string& path, const trace::ProgressFn& progress) {
-    FileSource source(path);
-    std::string text;
-    for (std::string_view chunk = source.next_chunk(); !chunk.empty();
-         chunk = source.next_chunk()) {
-        if (text.size() + chunk.size() > kMaxDocumentBytes)
-            throw ImportError(path, "results document larger than " +
-                                        std::to_string(kMaxDocumentBytes >> 20) +
-                                        " MiB; it is read whole and refused beyond that");
-        text.append(chunk);
-        if (progress) progress(source.file_consumed(), source.file_size());
-    }
-    return parse_python_json(path, std::move(text));
+    return read_python_json(path, progress, kMaxDocumentBytes);
 }
 
 const nlohmann::json* child(const nlohmann::json& j, std::string_view key) {

@@ -5,7 +5,7 @@
 namespace tokenscope::import::kineto {
 
 TraceReader::TraceReader(const std::string& path, const trace::ProgressFn& progress)
-    : path_(path), progress_(progress), source_(path) {}
+    : path_(path), progress_(progress), source_(path), budget_(path) {}
 
 void TraceReader::shape_error(const std::string& problem) const {
     throw ImportError(path_, "not a Kineto trace: " + problem);
@@ -18,6 +18,10 @@ void TraceReader::refill() {
         pos_ = 0;
     }
     std::string_view chunk = source_.next_chunk();
+    // The buffer holds one event (or top-level member) whole, however long it is.
+    budget_.require(buf_.size() + chunk.size() + events_ * kBytesPerEvent,
+                    "this " + trace::format_bytes(static_cast<std::uint64_t>(source_.file_size())) +
+                        " Kineto trace, " + std::to_string(events_) + " events in,");
     if (chunk.empty()) {
         eof_ = true;
     } else {
@@ -94,6 +98,7 @@ void TraceReader::read_events(TraceHandler& handler) {
             more = c.next_element();
         });
         handler.on_event(event_);
+        ++events_;
     }
 }
 

@@ -8,6 +8,7 @@
 #include "import/file_source.h"
 #include "json_cursor.h"
 #include "kineto_event.h"
+#include "trace/memory_budget.h"
 #include "trace/progress.h"
 
 namespace tokenscope::import::kineto {
@@ -33,6 +34,11 @@ class TraceReader {
     void read(TraceHandler& handler);
     std::int64_t bytes_parsed() const { return base_ + static_cast<std::int64_t>(pos_); }
 
+    // What the handler keeps of one event, roughly: its 40-byte activity and
+    // what joins it to others (launch facts, flow ends, external ids). With the
+    // buffer it is the working set checked against the import's memory budget.
+    static constexpr std::uint64_t kBytesPerEvent = 128;
+
   private:
     template <typename Fn>
     void unit(Fn&& fn);
@@ -53,6 +59,8 @@ class TraceReader {
     EventParser parser_;
     KinetoEvent event_;
     bool saw_events_ = false;
+    std::uint64_t events_ = 0;
+    trace::MemoryBudget budget_;
 };
 
 }  // namespace tokenscope::import::kineto

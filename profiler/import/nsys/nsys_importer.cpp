@@ -13,6 +13,7 @@
 #include "nsys_run_info.h"
 #include "nsys_schema.h"
 #include "nsys_strings.h"
+#include "trace/memory_budget.h"
 
 namespace tokenscope::import {
 namespace {
@@ -96,6 +97,12 @@ trace::RunData NsysImporter::import(const std::string& path, const ImportOptions
     std::int64_t total = total_rows(db);
     NsysProgress rows(progress, total);
     rows.report();
+    // Every row becomes an in-memory activity (twice while sorted by lane), and
+    // every name of StringIds an interned string: refused before any is read.
+    trace::MemoryBudget(path).require(
+        static_cast<std::uint64_t>(total) * 2 * sizeof(trace::Activity) +
+            static_cast<std::uint64_t>(db.count_rows("StringIds")) * trace::kBytesPerString,
+        "this Nsight Systems export's " + std::to_string(total) + " rows");
     run.activities.reserve(static_cast<std::size_t>(total));
     NsysStrings strings(db, run.strings);
     NsysLaneMap lanes(db, run);

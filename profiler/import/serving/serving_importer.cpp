@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "import/file_source.h"
 #include "import/import_error.h"
 #include "import/python_json.h"
 #include "serving_rebuilder.h"
@@ -32,8 +31,7 @@ bool ServingImporter::accepts(std::string_view head) const {
 
 trace::RunData ServingImporter::import(const std::string& path, const ImportOptions&,
                                        const trace::ProgressFn& progress) const {
-    FileSource source(path);
-    const nlohmann::json root = parse_python_json(path, source.read_all(progress));
+    const nlohmann::json root = read_python_json(path, progress);
     if (!root.is_object())
         throw ImportError(path, "not a serving-benchmark result: top-level JSON is not an object");
     try {
