@@ -4,6 +4,7 @@
 #include "breakdown_report.h"
 #include "commands.h"
 #include "json_out.h"
+#include "rank_report.h"
 #include "run_loader.h"
 
 namespace tokenscope::cli {
@@ -16,6 +17,9 @@ int cmd_breakdown(const std::vector<std::string>& args) {
                 "per-phase summary and the distance to the roofline floor.");
     p.flag("json", "print JSON (times in ns)").flag("csv", "print CSV rows");
     p.flag("steps", "also list every step");
+    p.flag("ranks",
+           "several ranks in one run (import --merge): per step the straggler rank and its "
+           "lateness, each rank's communication overlap with computation and attribution");
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     auto runs = load_inputs(p, "breakdown");
@@ -24,10 +28,14 @@ int cmd_breakdown(const std::vector<std::string>& args) {
         Breakdown b = compute_breakdown(r.data);
         if (p.has("json")) {
             out["runs"].push_back(breakdown_json(r, b, p.has("steps")));
+            if (p.has("ranks"))
+                out["runs"].back()["ranks"] = rank_steps_json(r.data, analysis::rank_steps(r.data));
             continue;
         }
         print_breakdown(std::cout, r, b, p.has("csv"));
         if (p.has("steps")) print_step_rows(std::cout, r, b, p.has("csv"));
+        if (p.has("ranks"))
+            print_rank_steps(std::cout, r, analysis::rank_steps(r.data), p.has("csv"));
     }
     if (p.has("json")) std::cout << json_text(out) << '\n';
     return kExitOk;
