@@ -6,6 +6,7 @@
 #include "json_out.h"
 #include "rank_report.h"
 #include "run_loader.h"
+#include "token_report.h"
 
 namespace tokenscope::cli {
 
@@ -20,20 +21,31 @@ int cmd_breakdown(const std::vector<std::string>& args) {
     p.flag("ranks",
            "several ranks in one run (import --merge): per step the straggler rank and its "
            "lateness, each rank's communication overlap with computation and attribution");
+    p.flag("by-token",
+           "also list the slowest tokens by ITL, each with its iteration's batch, categories "
+           "and top kernels (a joined client + server run; in a decode run, its own step)");
+    p.option("slowest", "N", "how many tokens --by-token lists (0: all)", "20");
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
+    const long long slowest = p.get_int("slowest");
+    if (slowest < 0) throw UsageError{"breakdown: --slowest must be 0 or more"};
+    const analysis::SlowTokenOptions token_options{.count = static_cast<std::size_t>(slowest)};
     auto runs = load_inputs(p, "breakdown");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         Breakdown b = compute_breakdown(r.data);
+        std::vector<analysis::SlowToken> slow;
+        if (p.has("by-token")) slow = analysis::slowest_tokens(r.data, token_options);
         if (p.has("json")) {
             out["runs"].push_back(breakdown_json(r, b, p.has("steps")));
+            if (p.has("by-token")) out["runs"].back()["slowest_tokens"] = slow_tokens_json(slow);
             if (p.has("ranks"))
                 out["runs"].back()["ranks"] = rank_steps_json(r.data, analysis::rank_steps(r.data));
             continue;
         }
         print_breakdown(std::cout, r, b, p.has("csv"));
         if (p.has("steps")) print_step_rows(std::cout, r, b, p.has("csv"));
+        if (p.has("by-token")) print_slow_tokens(std::cout, slow, p.has("csv"), true);
         if (p.has("ranks"))
             print_rank_steps(std::cout, r, analysis::rank_steps(r.data), p.has("csv"));
     }

@@ -6,6 +6,7 @@
 #include "json_out.h"
 #include "run_loader.h"
 #include "stats_report.h"
+#include "token_report.h"
 
 namespace tokenscope::cli {
 
@@ -17,19 +18,31 @@ int cmd_stats(const std::vector<std::string>& args) {
     p.option("warmup-requests", "N", "exclude the first N requests by arrival", "0");
     p.option("warmup-steps", "N", "exclude tokens with index < N of each request from ITL/step",
              "0");
+    p.option("slowest", "N",
+             "also list the N slowest tokens by ITL with their iteration, batch and top kernels "
+             "(0: none)",
+             "0");
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     analysis::MetricsOptions options;
     options.warmup_requests = static_cast<std::size_t>(p.get_int("warmup-requests"));
     options.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));
+    const long long slowest = p.get_int("slowest");
+    if (slowest < 0) throw UsageError{"stats: --slowest must be 0 or more"};
     auto runs = load_inputs(p, "stats");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         auto m = analysis::compute_metrics(r.data, options);
-        if (p.has("json"))
+        std::vector<analysis::SlowToken> slow;
+        if (slowest > 0)
+            slow = analysis::slowest_tokens(r.data, {.count = static_cast<std::size_t>(slowest)});
+        if (p.has("json")) {
             out["runs"].push_back(stats_json(r, m));
-        else
+            if (slowest > 0) out["runs"].back()["slowest_tokens"] = slow_tokens_json(slow);
+        } else {
             print_stats(std::cout, r, m, p.has("csv"));
+            if (slowest > 0) print_slow_tokens(std::cout, slow, p.has("csv"), false);
+        }
     }
     if (p.has("json")) std::cout << json_text(out) << '\n';
     return kExitOk;
