@@ -50,8 +50,59 @@ void TimelineLayout::build(const TimelineIndex* index) {
         rows_.push_back(Row{RowKind::Steps, -1, y, kSpanHeight + kGap, 1, QStringLiteral("Steps")});
         y += rows_.back().height;
     }
-    std::vector<int> order(run.lanes.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    if (index != grouped_index_) {
+        grouped_index_ = index;
+        groups_ = analysis::lane_groups(run);
+        collapsed_.clear();
+        std::set<std::pair<std::int64_t, std::int64_t>> owners;  // (rank, process)
+        std::set<std::int32_t> gpus;
+        for (const auto& g : groups_) {
+            owners.insert({g.rank, g.process});
+            if (g.device >= 0) gpus.insert(g.device);
+        }
+        grouped_ = owners.size() > 1 || gpus.size() > 1;
+    }
+    if (!grouped()) {
+        std::vector<std::size_t> all(run.lanes.size());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        height_ = add_lane_rows(index, all, y);
+        return;
+    }
+    std::vector<std::size_t> step_tracks;
+    for (std::size_t i = 0; i < run.lanes.size(); ++i)
+        if (run.lanes[i].kind == trace::LaneKind::StepTrack) step_tracks.push_back(i);
+    y = add_lane_rows(index, step_tracks, y);
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        const auto& group = groups_[g];
+        const bool shut = collapsed(static_cast<int>(g));
+        Row header{RowKind::Group, -1, y, kSpanHeight + kGap, 1,
+                   // The lane count only when closed: the label column is narrow.
+                   shut ? QStringLiteral("\u25b8 %1 (%2)")
+                              .arg(QString::fromStdString(group.label))
+                              .arg(group.lanes.size())
+                        : QStringLiteral("\u25be %1").arg(QString::fromStdString(group.label)),
+                   static_cast<int>(g)};
+        rows_.push_back(header);
+        y += header.height;
+        if (!shut) y = add_lane_rows(index, group.lanes, y);
+    }
+    height_ = y;
+}
+
+void TimelineLayout::set_collapsed(int group, bool collapsed) {
+    if (collapsed)
+        collapsed_.insert(group);
+    else
+        collapsed_.erase(group);
+}
+
+// Rows for `lanes` in Nsight Systems' order (threads, streams, copy engines,
+// counters; by device within a kind) from content y; returns the y below them.
+int TimelineLayout::add_lane_rows(const TimelineIndex* index, const std::vector<std::size_t>& lanes,
+                                  int y) {
+    const auto& run = index->run();
+    std::vector<int> order;
+    for (std::size_t lane : lanes) order.push_back(static_cast<int>(lane));
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
         const auto& la = run.lanes[static_cast<std::size_t>(a)];
         const auto& lb = run.lanes[static_cast<std::size_t>(b)];
@@ -75,7 +126,7 @@ void TimelineLayout::build(const TimelineIndex* index) {
         rows_.push_back(row);
         y += row.height;
     }
-    height_ = y;
+    return y;
 }
 
 const TimelineLayout::Row* TimelineLayout::row_at(int y) const {

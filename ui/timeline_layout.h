@@ -1,18 +1,21 @@
 #pragma once
 
 #include <QString>
+#include <set>
 #include <vector>
 
+#include "analysis/lane_groups.h"
 #include "timeline_index.h"
 
 namespace tokenscope::ui {
 
 // Rows of the timeline from top to bottom: the step track, then CPU threads,
 // GPU streams, copy engines and counters (Nsight Systems' order), in content
-// coordinates below the time axis.
+// coordinates below the time axis. A run with several ranks or GPUs puts the lanes
+// under a header row per rank and GPU, which collapses and expands.
 class TimelineLayout {
   public:
-    enum class RowKind { Steps, Activities, Counter };
+    enum class RowKind { Steps, Activities, Counter, Group };
     struct Row {
         RowKind kind = RowKind::Activities;
         int lane = -1;  // index into run.lanes; -1 for the step track
@@ -20,6 +23,7 @@ class TimelineLayout {
         int height = 0;
         int depth_rows = 1;  // nesting rows of an activity lane
         QString label;
+        int group = -1;  // a Group header's index into groups(); -1 for other rows
     };
 
     void build(const TimelineIndex* index);
@@ -29,6 +33,16 @@ class TimelineLayout {
     const Row* row_at(int y) const;
     const Row* row_of_lane(int lane) const;
 
+    // Several ranks, processes or GPUs: lanes under one collapsible header per group
+    // (analysis::lane_groups). One process on one GPU shows no headers. Collapsed groups stay
+    // collapsed across build() for the same run; a new run starts all expanded.
+    const std::vector<analysis::LaneGroup>& groups() const { return groups_; }
+    bool grouped() const { return grouped_; }
+    bool collapsed(int group) const { return collapsed_.count(group) > 0; }
+    void set_collapsed(int group, bool collapsed);
+    // Forgets the groups and their collapsed state: the next build() is a new run's.
+    void reset_groups() { grouped_index_ = nullptr; }
+
     static constexpr int kAxisHeight = 22;
     static constexpr int kLabelWidth = 170;
     static constexpr int kSpanHeight = 16;
@@ -37,8 +51,14 @@ class TimelineLayout {
     static constexpr int kGap = 4;
 
   private:
+    int add_lane_rows(const TimelineIndex* index, const std::vector<std::size_t>& lanes, int y);
+
     std::vector<Row> rows_;
     int height_ = 0;
+    std::vector<analysis::LaneGroup> groups_;
+    std::set<int> collapsed_;
+    bool grouped_ = false;
+    const TimelineIndex* grouped_index_ = nullptr;
 };
 
 }  // namespace tokenscope::ui

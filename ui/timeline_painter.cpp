@@ -70,6 +70,9 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
             paint_steps(p, row, plot_w);
         else if (row.kind == Layout::RowKind::Counter)
             paint_counter(p, row, plot_w);
+        else if (row.kind == Layout::RowKind::Group)  // a rank/GPU header: a band, no spans
+            p.fillRect(0, top, plot_w, row.height - Layout::kGap,
+                       palette_.color(QPalette::Midlight));
         else
             paint_spans(p, row, plot_w);
     }
@@ -296,14 +299,23 @@ void TimelinePainter::paint_overlays(QPainter& p, int width, int height) const {
 
 void TimelinePainter::paint_labels(QPainter& p, int height) const {
     p.fillRect(0, 0, Layout::kLabelWidth, height, palette_.color(QPalette::Window));
-    const QFontMetrics fm(p.font());
     for (const auto& row : s_.layout->rows()) {
         const int top = row_top(row);
         if (top + row.height < Layout::kAxisHeight || top > height) continue;
         p.setPen(palette_.color(QPalette::WindowText));
-        p.drawText(QRect(6, top, Layout::kLabelWidth - 10, Layout::kSpanHeight), Qt::AlignVCenter,
-                   fm.elidedText(row.label, Qt::ElideMiddle, Layout::kLabelWidth - 10));
+        const bool header = row.kind == Layout::RowKind::Group;
+        QFont font = p.font();
+        font.setBold(header);
+        p.setFont(font);
+        const int indent = header || !s_.layout->grouped() ? 6 : 16;  // lanes under their header
+        const int w = Layout::kLabelWidth - 4 - indent;
+        p.drawText(
+            QRect(indent, top, w, Layout::kSpanHeight), Qt::AlignVCenter,
+            QFontMetrics(font).elidedText(row.label, header ? Qt::ElideRight : Qt::ElideMiddle, w));
     }
+    QFont plain = p.font();
+    plain.setBold(false);
+    p.setFont(plain);
     p.setPen(palette_.color(QPalette::Mid));
     p.drawLine(Layout::kLabelWidth - 1, 0, Layout::kLabelWidth - 1, height);
 }

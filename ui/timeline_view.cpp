@@ -47,6 +47,7 @@ void TimelineView::setRun(const OpenRun& run) {
     if (run_.valid() && run_.index) {
         classifier_ =
             std::make_unique<analysis::Classifier>(*run_.data, analysis::AttributionOptions{}, -1);
+        layout_.reset_groups();
         layout_.build(run_.index.get());
         scene_.index = run_.index.get();
         scene_.layout = &layout_;
@@ -279,8 +280,20 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     drag_ = Drag::None;
 }
 
-// A click selects what is under it: an activity or a step shows its attribution.
+void TimelineView::setGroupCollapsed(int group, bool collapsed) {
+    layout_.set_collapsed(group, collapsed);
+    layout_.build(run_.index.get());
+    scrollBy(0);
+}
+
+// A click selects what is under it: an activity or a step shows its attribution;
+// a rank/GPU header collapses or expands its lanes.
 void TimelineView::clickAt(QPoint pos) {
+    const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
+    if (row != nullptr && row->kind == Layout::RowKind::Group) {
+        setGroupCollapsed(row->group, !layout_.collapsed(row->group));
+        return;
+    }
     if (const std::size_t i = activityAt(pos); i != TimelineScene::kNone) {
         const auto& a = run_.data->activities[i];
         emit detailsChanged(describe(i));

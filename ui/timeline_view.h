@@ -39,6 +39,9 @@ class TimelineView : public QWidget {
     void clearSelection();
     // Marks a search match and centres it (keeping the zoom unless it is off screen).
     void reveal(std::size_t activity);
+    // Collapses or expands a rank/GPU group of lanes (index into the layout's groups());
+    // a click on its header row toggles it.
+    void setGroupCollapsed(int group, bool collapsed);
     // The activity drawn at widget position pos, or TimelineScene::kNone.
     std::size_t activityAt(QPoint pos) const;
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
