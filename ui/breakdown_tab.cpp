@@ -20,6 +20,7 @@
 #include "phase_summary_model.h"
 #include "plot_exporter.h"
 #include "run_title.h"
+#include "token_table.h"
 #include "verdict_rule_model.h"
 
 namespace tokenscope::ui {
@@ -53,6 +54,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       verdict_(new QLabel(this)),
       export_(new QPushButton(tr("&Export…"), this)),
       phase_filter_(new QComboBox(this)),
+      tokens_(new TokenTable(this)),
       query_(new BackgroundQuery(this)) {
     phase_filter_->setObjectName(QStringLiteral("breakdownPhaseFilter"));
     phase_filter_->addItem(tr("All steps"), -1);
@@ -72,8 +74,10 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(plot_);
     split->addWidget(bottom);
+    split->addWidget(tokens_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Drag to pan, wheel to zoom the steps."), this), 1);
     bar->addWidget(new QLabel(tr("&Show:"), this));
@@ -90,11 +94,13 @@ BreakdownTab::BreakdownTab(QWidget* parent)
                                     : std::optional<trace::Phase>(static_cast<trace::Phase>(v)));
     });
     connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
+    connect(tokens_->query(), &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
 
 void BreakdownTab::setRun(const OpenRun& run) {
     run_ = run;
+    tokens_->setRun(run);
     ready_ = false;
     assessment_.reset();
     phases_->setPhases({});
@@ -128,14 +134,15 @@ void BreakdownTab::setRun(const OpenRun& run) {
 }
 
 bool BreakdownTab::queryBusy() const {
-    return query_->busy();
+    return query_->busy() || tokens_->query()->busy();
 }
 
 QString BreakdownTab::queryText() const {
-    return query_->what();
+    return query_->busy() ? query_->what() : tokens_->query()->what();
 }
 
 void BreakdownTab::cancelQuery() {
+    tokens_->query()->cancel();
     if (!query_->cancel()) return;
     plot_->clear(tr("Cancelled."));
     verdict_->setText(tr("Attribution cancelled. Select the run again to compute it."));
@@ -144,6 +151,7 @@ void BreakdownTab::cancelQuery() {
 void BreakdownTab::setUnit(TimeUnit unit) {
     unit_ = unit;
     plot_->setUnit(unit);
+    tokens_->setUnit(unit);
     phases_->setUnit(unit);
     rules_->setUnit(unit);
     if (assessment_) verdict_->setText(verdictHtml(*assessment_));

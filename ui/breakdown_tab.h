@@ -19,6 +19,7 @@ namespace tokenscope::ui {
 class BackgroundQuery;
 class BreakdownPlot;
 class PhaseSummaryModel;
+class TokenTable;
 class VerdictRuleModel;
 
 // The Breakdown tab: stacked bars per step by attribution category with the ITL
@@ -36,6 +37,8 @@ class BreakdownTab : public RunTab {
     BreakdownPlot* plot() const { return plot_; }
     PhaseSummaryModel* phaseModel() const { return phases_; }
     VerdictRuleModel* ruleModel() const { return rules_; }
+    // A joined run's tokens (hidden for other runs); a click emits tokenActivated.
+    TokenTable* tokenTable() const { return tokens_; }
     QString verdictText() const;
     bool ready() const { return ready_; }
     BackgroundQuery* query() const { return query_; }
@@ -63,6 +66,7 @@ class BreakdownTab : public RunTab {
     QLabel* verdict_;
     QPushButton* export_;
     QComboBox* phase_filter_;  // objectName "breakdownPhaseFilter"
+    TokenTable* tokens_;
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
     BackgroundQuery* query_;

@@ -9,6 +9,7 @@
 #include <QStandardItemModel>
 
 #include "analysis/run_kind.h"
+#include "analysis/slow_tokens.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -185,7 +186,10 @@ void HeatmapControls::save(const QString& group) const {
 
 void HeatmapControls::fitToRun(const trace::RunData& run, const QString& base) {
     const auto kind = analysis::kind_of(run.info);
-    group_ = base + QLatin1Char('/') + QString::fromLatin1(analysis::to_string(kind).data());
+    // A joined run remembers its own choice: its default (ITL by request) is not a trace's.
+    group_ = base + QLatin1Char('/') +
+             (analysis::is_joined_run(run) ? QStringLiteral("joined")
+                                           : QString::fromLatin1(analysis::to_string(kind).data()));
     if (pinned_) return;
     applySpec(analysis::default_heatmap_spec(run));
     restore(group_);

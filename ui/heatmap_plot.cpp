@@ -358,6 +358,7 @@ void HeatmapPlot::onMouseRelease(QMouseEvent* event) {
     const auto cell = cellAt(event->position());
     if (!cell || cell->second >= data_.columns.size()) return;
     const auto& w = data_.columns[cell->second];
+    emit cellPicked(static_cast<int>(cell->first), static_cast<int>(cell->second));
     emit cellActivated(w.start_ns, w.end_ns);
 }
 

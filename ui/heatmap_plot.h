@@ -51,6 +51,8 @@ class HeatmapPlot : public QCustomPlot {
     QString displayedTitle() const;
 
   signals:
+    // A click on a cell: its row and column, then its window.
+    void cellPicked(int row, int column);
     void cellActivated(qint64 t0, qint64 t1);
 
   protected:

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <exception>
 
+#include "analysis/slow_tokens.h"
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
@@ -80,6 +81,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
         plot_->setLogScale(on);
     });
     connect(plot_, &HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
+    connect(plot_, &HeatmapPlot::cellPicked, this, &HeatmapTab::pickCell);
     connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
@@ -93,6 +95,20 @@ void HeatmapTab::setRun(const OpenRun& run) {
 void HeatmapTab::setUnit(TimeUnit unit) {
     unit_ = unit;
     plot_->setUnit(unit);
+}
+
+void HeatmapTab::pickCell(int row, int column) {
+    if (!map_ || !run_.valid() || !run_.index || row < 0 || column < 0) return;
+    if (static_cast<std::size_t>(row) >= map_->row_count() ||
+        static_cast<std::size_t>(column) >= map_->column_count())
+        return;
+    const auto request =
+        analysis::request_of_row_label(map_->row_labels[static_cast<std::size_t>(row)]);
+    if (map_->spec.rows != analysis::HeatmapRows::Request || !request) return;
+    const auto& w = map_->columns[static_cast<std::size_t>(column)];
+    const int step = analysis::slowest_token_in(*run_.data, run_.index->requests().itls(), *request,
+                                                w.start_ns, w.end_ns);
+    if (step >= 0) emit tokenActivated(step);
 }
 
 QString HeatmapTab::statusText() const {

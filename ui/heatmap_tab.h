@@ -44,9 +44,14 @@ class HeatmapTab : public RunTab {
     // Writes the plot (.png/.svg/.pdf) or the matrix (.csv); false with the reason
     // shown in the tab and returned in `error`.
     bool exportTo(const QString& path, QSize size, int dpi, QString* error = nullptr);
+    // What a click on (row, column) leads to beyond its window: see tokenActivated.
+    void pickCell(int row, int column);
 
   signals:
     void cellActivated(qint64 t0, qint64 t1);
+    // A cell of a request row: the slowest token of that request in the cell's window
+    // (a joined run), for the timeline to select with its iteration.
+    void tokenActivated(int step);
     void heatmapReady();
     void heatmapFailed(const QString& message);
 

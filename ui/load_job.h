@@ -5,9 +5,14 @@
 #include <QObject>
 #include <QStringList>
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "open_run.h"
+#include "trace/progress.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::ui {
 
@@ -20,8 +25,16 @@ class LoadJob : public QObject {
     explicit LoadJob(QObject* parent = nullptr);
     ~LoadJob() override;  // cancels and waits for the worker
 
-    // Returns false (and does nothing) while another load is running.
-    bool start(const QStringList& paths);
+    // Makes the runs of all files into others on the worker once they are read (a
+    // join of client and server, a merge of ranks): per file its runs, and the paths.
+    using Combine = std::function<std::vector<trace::RunData>(
+        std::vector<std::vector<trace::RunData>> files, const std::vector<std::string>& paths,
+        const trace::ProgressFn& progress, const trace::StopToken& stop)>;
+
+    // Returns false (and does nothing) while another load is running. With `combine`,
+    // the files' runs become the runs it returns, which open under the paths joined by
+    // " + "; its progress is the last part of the bar, and Cancel stops it too.
+    bool start(const QStringList& paths, Combine combine = {});
     void cancel();
     bool running() const;
     // Blocks until the worker is done; for tests and shutdown only.
@@ -36,7 +49,8 @@ class LoadJob : public QObject {
     void cancelled();
 
   private:
-    void run_worker(const QStringList& paths, std::shared_ptr<std::atomic<bool>> stop);
+    void run_worker(const QStringList& paths, const Combine& combine,
+                    std::shared_ptr<std::atomic<bool>> stop);
 
     QFuture<void> future_;
     std::shared_ptr<std::atomic<bool>> stop_;

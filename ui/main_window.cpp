@@ -21,6 +21,7 @@
 #include "attribution_panel.h"
 #include "breakdown_tab.h"
 #include "compare_tab.h"
+#include "drop_plan.h"
 #include "fleet_tab.h"
 #include "heatmap_tab.h"
 #include "load_job.h"
@@ -31,19 +32,9 @@
 #include "sweep_tab.h"
 #include "timeline_tab.h"
 #include "timeline_view.h"
+#include "token_table.h"
 
 namespace tokenscope::ui {
-namespace {
-
-QStringList local_files(const QMimeData* mime) {
-    QStringList paths;
-    if (mime == nullptr || !mime->hasUrls()) return paths;
-    for (const QUrl& url : mime->urls())
-        if (url.isLocalFile()) paths << url.toLocalFile();
-    return paths;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -91,6 +82,13 @@ MainWindow::MainWindow(QWidget* parent)
         timeline_->view()->showRange(t0, t1);
         tabs_->setCurrentWidget(timeline_);
     });
+    // A joined run's token (a heatmap cell, a row of the breakdown's token table) opens
+    // the timeline on its iteration and kernels.
+    auto show_token = [this](int step) {
+        if (timeline_->selectToken(step)) tabs_->setCurrentWidget(timeline_);
+    };
+    connect(heatmap_, &HeatmapTab::tokenActivated, this, show_token);
+    connect(breakdown_->tokenTable(), &TokenTable::tokenActivated, this, show_token);
     restoreSettings();
 }
 
@@ -339,7 +337,7 @@ void MainWindow::startNext() {
     task_->setText(tr("Opening…"));
     task_->setVisible(true);
     showMessage(tr("Opening %1…").arg(active_.paths.join(QStringLiteral(", "))), false);
-    job_->start(active_.paths);
+    job_->start(active_.paths, active_.combine);
 }
 
 void MainWindow::onLoaded(const QList<OpenRun>& runs) {
@@ -415,19 +413,19 @@ bool MainWindow::droppedOnCompare(QPoint pos) const {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (!local_files(event->mimeData()).isEmpty()) event->acceptProposedAction();
+    if (!DropPlan::paths_of(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    const QStringList paths = local_files(event->mimeData());
+    const QStringList paths = DropPlan::paths_of(event->mimeData());
     if (paths.isEmpty()) return;
     event->acceptProposedAction();
-    if (paths.size() == 1 && droppedOnCompare(event->position().toPoint()) && current_row_ >= 0) {
-        queue_.append(Request{paths, Mode::CompareWithCurrent});
-        if (!job_->running()) startNext();
-        return;
-    }
-    openFiles(paths, paths.size() >= 2);
+    const bool on_compare = droppedOnCompare(event->position().toPoint()) && current_row_ >= 0;
+    const DropPlan plan = paths.size() == 1 ? DropPlan{} : DropPlan::decide(paths);
+    const auto mode = paths.size() == 1 ? (on_compare ? Mode::CompareWithCurrent : Mode::Open)
+                                        : (plan.combine() ? Mode::Open : Mode::Compare);
+    queue_.append(Request{plan.combine() ? plan.paths() : paths, mode, plan.combine()});
+    if (!job_->running()) startNext();
 }
 
 }  // namespace tokenscope::ui

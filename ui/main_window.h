@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include "load_job.h"
 #include "open_run.h"
 #include "time_format.h"
 
@@ -86,6 +87,7 @@ class MainWindow : public QMainWindow {
     struct Request {
         QStringList paths;
         Mode mode = Mode::Open;
+        LoadJob::Combine combine = {};  // a join or a merge (DropPlan); empty: open each file
     };
 
     void buildMenus();

@@ -30,7 +30,8 @@ std::size_t first_block_offset(const std::vector<std::int64_t>& maxima, std::int
 
 }  // namespace
 
-TimelineIndex::TimelineIndex(const trace::RunData& run) : run_(&run), lanes_(run.lanes.size()) {
+TimelineIndex::TimelineIndex(const trace::RunData& run)
+    : run_(&run), lanes_(run.lanes.size()), requests_(run) {
     index_activities();
     index_counters();
     index_steps();

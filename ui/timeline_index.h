@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/timeline_lod.h"
+#include "request_track.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::ui {
@@ -49,6 +50,8 @@ class TimelineIndex {
     // Steps in start order (indices into run.steps) and those overlapping [t0, t1).
     const std::vector<std::uint32_t>& steps_by_start() const { return step_order_; }
     Range visible_steps(std::int64_t t0, std::int64_t t1) const;
+    // The request track of a joined run (empty otherwise).
+    const RequestTrack& requests() const { return requests_; }
 
     // Lanes with activities of the same correlation id, searched within `window_ns`
     // after an API call or before GPU work; SIZE_MAX when none.
@@ -74,6 +77,7 @@ class TimelineIndex {
     std::vector<LaneIndex> lanes_;
     std::vector<std::uint32_t> step_order_;
     std::vector<std::int64_t> step_block_max_end_;
+    RequestTrack requests_;
     std::int64_t min_ns_ = 0;
     std::int64_t max_ns_ = 0;
 };

@@ -46,8 +46,17 @@ void TimelineLayout::build(const TimelineIndex* index) {
     if (index == nullptr) return;
     const auto& run = index->run();
     int y = 0;
+    const RequestTrack& requests = index->requests();
+    if (requests.shown()) {
+        const int sub_rows = requests.slot_count();
+        rows_.push_back(Row{RowKind::Tokens, -1, y, sub_rows * kSpanHeight + kGap, sub_rows,
+                            QStringLiteral("Requests (tokens)")});
+        y += rows_.back().height;
+    }
     if (!run.steps.empty()) {
-        rows_.push_back(Row{RowKind::Steps, -1, y, kSpanHeight + kGap, 1, QStringLiteral("Steps")});
+        rows_.push_back(
+            Row{RowKind::Steps, -1, y, kSpanHeight + kGap, 1,
+                requests.shown() ? QStringLiteral("Iterations") : QStringLiteral("Steps")});
         y += rows_.back().height;
     }
     if (index != grouped_index_) {

@@ -9,19 +9,20 @@
 
 namespace tokenscope::ui {
 
-// Rows of the timeline from top to bottom: the step track, then CPU threads,
+// Rows of the timeline from top to bottom: a joined run's request track (its
+// tokens; the step track then holds the iterations), the step track, then CPU threads,
 // GPU streams, copy engines and counters (Nsight Systems' order), in content
 // coordinates below the time axis. A run with several ranks or GPUs puts the lanes
 // under a header row per rank and GPU, which collapses and expands.
 class TimelineLayout {
   public:
-    enum class RowKind { Steps, Activities, Counter, Group };
+    enum class RowKind { Steps, Activities, Counter, Tokens, Group };
     struct Row {
         RowKind kind = RowKind::Activities;
         int lane = -1;  // index into run.lanes; -1 for the step track
         int y = 0;
         int height = 0;
-        int depth_rows = 1;  // nesting rows of an activity lane
+        int depth_rows = 1;  // nesting rows of an activity lane, sub-rows of the request track
         QString label;
         int group = -1;  // a Group header's index into groups(); -1 for other rows
     };

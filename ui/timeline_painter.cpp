@@ -10,6 +10,7 @@
 #include "category_colors.h"
 #include "span_folder.h"
 #include "time_format.h"
+#include "token_track.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -68,6 +69,8 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
             p.fillRect(0, top, plot_w, row.height, palette_.color(QPalette::AlternateBase));
         if (row.kind == Layout::RowKind::Steps)
             paint_steps(p, row, plot_w);
+        else if (row.kind == Layout::RowKind::Tokens)
+            TokenTrack::paint(p, s_, row, plot_w);
         else if (row.kind == Layout::RowKind::Counter)
             paint_counter(p, row, plot_w);
         else if (row.kind == Layout::RowKind::Group)  // a rank/GPU header: a band, no spans
@@ -79,6 +82,7 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
     paint_guides(p, plot_w, height);
     p.restore();
     paint_overlays(p, width, height);
+    TokenTrack::paint_selection(p, s_, *this, palette_.color(QPalette::Text), width, height);
     paint_labels(p, height);
     p.save();
     p.translate(Layout::kLabelWidth, 0);
@@ -204,6 +208,7 @@ void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const
     const QFontMetrics fm(p.font());
     double last_x1 = -1e9;
     for (std::size_t k = r.begin; k < r.end; ++k) {
+        if (s_.index->requests().is_token(order[k])) continue;  // on the request track
         const auto& st = steps[order[k]];
         const double x0 = s_.viewport.x_of(st.start_ns);
         const double x1 = s_.viewport.x_of(st.end_ns);
@@ -236,6 +241,7 @@ void TimelinePainter::paint_guides(QPainter& p, int plot_w, int height) const {
     p.setPen(QPen(guide, 1, Qt::DashLine));
     double last = -1e9;
     for (std::size_t k = r.begin; k < r.end; ++k) {
+        if (s_.index->requests().is_token(order[k])) continue;      // a joined run: iterations only
         const double x = s_.viewport.x_of(steps[order[k]].end_ns);  // token emission
         if (x < 0 || x > plot_w || std::abs(x - last) < 4.0) continue;
         last = x;

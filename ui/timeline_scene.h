@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "time_format.h"
 #include "timeline_index.h"
@@ -25,6 +26,11 @@ struct TimelineScene {
     bool has_selection = false;
     std::int64_t selection_start = 0;
     std::int64_t selection_end = 0;
+    // A joined run's selected token and its iteration (indices into run.steps, -1 none)
+    // and the kernels of that iteration, outlined (TokenTrack).
+    int selected_token = -1;
+    int selected_iteration = -1;
+    std::vector<std::size_t> highlighted;
 };
 
 }  // namespace tokenscope::ui

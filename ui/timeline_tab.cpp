@@ -8,12 +8,14 @@
 #include <QVBoxLayout>
 
 #include "timeline_view.h"
+#include "token_selector.h"
 
 namespace tokenscope::ui {
 
 TimelineTab::TimelineTab(QWidget* parent)
     : RunTab(parent),
       view_(new TimelineView(this)),
+      tokens_(new TokenSelector(view_)),
       search_(new QLineEdit(this)),
       matches_(new QLabel(this)) {
     search_->setPlaceholderText(tr("Find by name (Enter: next, Shift+Enter: previous)"));
@@ -53,7 +55,12 @@ TimelineTab::TimelineTab(QWidget* parent)
 void TimelineTab::setRun(const OpenRun& run) {
     run_ = run;
     view_->setRun(run);
+    tokens_->clear();
     updateQuery();
+}
+
+bool TimelineTab::selectToken(int step) {
+    return tokens_->select(step);
 }
 
 void TimelineTab::setUnit(TimeUnit unit) {

@@ -9,6 +9,7 @@ class QLineEdit;
 namespace tokenscope::ui {
 
 class TimelineView;
+class TokenSelector;
 
 // The Timeline tab: a search bar (find by name, next/previous) above the TimelineView.
 class TimelineTab : public RunTab {
@@ -19,6 +20,9 @@ class TimelineTab : public RunTab {
     void setUnit(TimeUnit unit) override;
     TimelineView* view() const { return view_; }
     QLineEdit* searchBox() const { return search_; }
+    // A joined run's tokens: selecting one selects its iteration and its kernels.
+    TokenSelector* tokens() const { return tokens_; }
+    bool selectToken(int step);
 
   public slots:
     void findNext();
@@ -29,6 +33,7 @@ class TimelineTab : public RunTab {
     void showPosition();
 
     TimelineView* view_;
+    TokenSelector* tokens_;
     QLineEdit* search_;
     QLabel* matches_;
     TimelineSearch finder_;

@@ -13,6 +13,7 @@
 #include "launch_format.h"
 #include "time_format.h"
 #include "timeline_painter.h"
+#include "token_track.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -166,9 +167,31 @@ int TimelineView::stepAt(QPoint pos) const {
     const auto& order = scene_.index->steps_by_start();
     for (std::size_t k = r.begin; k < r.end; ++k) {
         const auto& s = run_.data->steps[order[k]];
-        if (s.start_ns <= t && t < s.end_ns) return static_cast<int>(order[k]);
+        if (s.start_ns <= t && t < s.end_ns && !scene_.index->requests().is_token(order[k]))
+            return static_cast<int>(order[k]);
     }
     return -1;
+}
+
+int TimelineView::tokenAt(QPoint pos) const {
+    if (scene_.index == nullptr || pos.x() < Layout::kLabelWidth) return -1;
+    const int content_y = pos.y() - Layout::kAxisHeight + scene_.scroll_y;
+    const auto* row = layout_.row_at(content_y);
+    if (row == nullptr || row->kind != Layout::RowKind::Tokens) return -1;
+    return TokenTrack::at(scene_, *row, content_y, plotX(pos));
+}
+
+QRect TimelineView::tokenRect(int step) const {
+    if (step < 0) return {};
+    const QRectF r = TokenTrack::rect(scene_, static_cast<std::size_t>(step));
+    return r.isEmpty() ? QRect() : r.translated(Layout::kLabelWidth, 0).toAlignedRect();
+}
+
+void TimelineView::setTokenSelection(int token, int iteration, std::vector<std::size_t> kernels) {
+    scene_.selected_token = token;
+    scene_.selected_iteration = iteration;
+    scene_.highlighted = std::move(kernels);
+    update();
 }
 
 void TimelineView::hoverAt(QPoint pos) {
@@ -298,6 +321,8 @@ void TimelineView::clickAt(QPoint pos) {
         const auto& a = run_.data->activities[i];
         emit detailsChanged(describe(i));
         if (a.end_ns > a.start_ns) selectRange(a.start_ns, a.end_ns);
+    } else if (const int token = tokenAt(pos); token >= 0) {
+        emit tokenClicked(token);
     } else if (const int s = stepAt(pos); s >= 0) {
         const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
         const QString duration = TimeFormat::duration(st.duration_ns(), scene_.unit);

@@ -47,11 +47,19 @@ class TimelineView : public QWidget {
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
     void hoverAt(QPoint pos);
     QString describe(std::size_t activity) const;
+    // A joined run's request track: the token drawn at pos (index into run.steps, or
+    // -1), where token `step` is drawn (widget coordinates; empty off screen), and the
+    // selection TokenSelector sets: the token, its iteration and its kernels outlined.
+    int tokenAt(QPoint pos) const;
+    QRect tokenRect(int step) const;
+    void setTokenSelection(int token, int iteration, std::vector<std::size_t> kernels);
 
   signals:
     void rangeSelected(qint64 t0, qint64 t1);
     void selectionCleared();
     void detailsChanged(const QString& html);
+    // A click on a token of the request track (TokenSelector selects it).
+    void tokenClicked(int step);
 
   protected:
     void paintEvent(QPaintEvent* event) override;

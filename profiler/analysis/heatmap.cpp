@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -205,6 +206,20 @@ std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text) {
     for (std::size_t i = 0; i < kMetricNames.size(); ++i)
         if (kMetricNames[i] == text) return static_cast<HeatmapMetric>(i);
     return std::nullopt;
+}
+
+std::string request_row_label(std::int64_t request) {
+    return "req " + std::to_string(request);
+}
+
+std::optional<std::int64_t> request_of_row_label(std::string_view label) {
+    constexpr std::string_view kPrefix = "req ";
+    if (label.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+    const std::string_view digits = label.substr(kPrefix.size());
+    std::int64_t id = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    return id;
 }
 
 }  // namespace tokenscope::analysis

@@ -88,7 +88,7 @@ struct Heatmap {
     // First column of the first run of 3 consecutive cells after the baseline
     // above 0.9 x SLA; an empty cell breaks a run.
     std::vector<std::optional<std::size_t>> row_flag;
-    std::size_t sla_baseline = 0;  // the first sla_baseline columns calibrate row_sla
+    std::size_t sla_baseline = 0;            // the first sla_baseline columns calibrate row_sla
     std::optional<double> min_p95, max_p95;  // over non-empty cells
 
     std::size_t row_count() const { return row_labels.size(); }
@@ -108,6 +108,11 @@ inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
 // Throws trace::Cancelled once `stop` is requested (checked every few thousand samples).
 Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
                         const trace::StopToken& stop = {});
+
+// Request rows are labelled "req ID"; the parse gives ID back (nullopt for any other
+// label), so a click on a row finds its request.
+std::string request_row_label(std::int64_t request);
+std::optional<std::int64_t> request_of_row_label(std::string_view label);
 
 // Fills row_sla, row_flag, sla_baseline, min_p95 and max_p95 from cells (used by
 // compute_heatmap).

@@ -252,7 +252,9 @@ void HeatmapSamples::build_step_samples(const HeatmapSpec& spec) {
         if (i == 0) return;
         const trace::Step& prev = steps[order[i - 1]];
         const trace::Step& s = steps[order[i]];
-        if (prev.request != s.request || warm[order[i]]) return;
+        // Iterations are no tokens (metrics.h counts ITL the same way): in a joined run
+        // their gaps would read as a request 0.
+        if (prev.request != s.request || warm[order[i]] || s.is_iteration()) return;
         add_keyed(key_of(s.request, s.phase, s.index, s.end_ns, s.batch), s.end_ns,
                   double(s.end_ns - prev.end_ns));
     });
@@ -265,7 +267,7 @@ void HeatmapSamples::assign_keyed_rows(const HeatmapSpec& spec) {
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     for (std::int64_t key : distinct) {
         if (spec.rows == HeatmapRows::Request)
-            labels_.push_back("req " + std::to_string(key));
+            labels_.push_back(request_row_label(key));
         else if (spec.rows == HeatmapRows::Phase)
             labels_.emplace_back(trace::to_string(static_cast<Phase>(key)));
         else if (spec.rows == HeatmapRows::Concurrency)

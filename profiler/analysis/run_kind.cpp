@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "slow_tokens.h"
+
 namespace tokenscope::analysis {
 namespace {
 
@@ -73,6 +75,15 @@ std::int64_t window_for_columns(std::int64_t span_ns, std::int64_t min_columns) 
 
 HeatmapSpec default_heatmap_spec(const trace::RunData& run) {
     HeatmapSpec spec;
+    // A joined run (client tokens over engine iterations): which requests' tokens were
+    // late, and when; a cell leads to the iteration behind its slowest token.
+    if (is_joined_run(run)) {
+        spec.rows = HeatmapRows::Request;
+        spec.metric = HeatmapMetric::Itl;
+        spec.window = WindowKind::Time;
+        spec.window_size = window_for_columns(request_span(run), kMinColumns);
+        return spec;
+    }
     switch (kind_of(run.info)) {
         case RunKind::Decode:
             spec.rows = HeatmapRows::Phase;
