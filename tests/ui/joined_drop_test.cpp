@@ -3,11 +3,13 @@
 // traces of several ranks (one merged run) or two runs to compare; tested on the real
 // fixtures and on files written here. Then the drops themselves, through the window.
 #include <QDropEvent>
+#include <QFile>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
 #include <cstdio>
@@ -17,8 +19,6 @@
 #include "analysis/slow_tokens.h"
 #include "hand_run.h"
 #include "store/store_writer.h"
-#include "support/temp_dir.h"
-#include "support/test_settings.h"
 #include "ui/breakdown_tab.h"
 #include "ui/drop_plan.h"
 #include "ui/main_window.h"
@@ -92,16 +92,20 @@ std::string rank_trace(int r) {
 
 class JoinedDropTest : public QObject {
     Q_OBJECT
-    test::TempDir dir_{"tokenscope-joined-drop"};
+    QTemporaryDir dir_;
     QString client_, server_, plain_, garbage_, rank0_, rank1_;
 
-    QString write(const std::string& name, const std::string& bytes) {
-        return QString::fromStdString(dir_.write(name, bytes));
+    QString write(const char* name, const std::string& bytes) {
+        const QString path = dir_.filePath(QString::fromLatin1(name));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        return path;
     }
-    QString store(const std::string& name, const trace::RunData& run) {
-        const std::string path = dir_.file(name);
-        store::StoreWriter(path).write_run(run);
-        return QString::fromStdString(path);
+    QString store(const char* name, const trace::RunData& run) {
+        const QString path = dir_.filePath(QString::fromLatin1(name));
+        store::StoreWriter(path.toStdString()).write_run(run);
+        return path;
     }
     static void drop(ui::MainWindow& window, const QStringList& paths) {
         QMimeData mime;
@@ -118,8 +122,9 @@ class JoinedDropTest : public QObject {
 
   private slots:
     void initTestCase() {
-        test::use_test_settings(QStringLiteral("joined_drop_test"));
+        QCoreApplication::setApplicationName(QStringLiteral("joined_drop_test"));
         QSettings().clear();
+        QVERIFY(dir_.isValid());
         client_ = write("profile_export.jsonl", aiperf_records());
         server_ = store("engine.tokenscope", server_run());
         plain_ = store("plain.tokenscope", test::hand_run("no iterations"));

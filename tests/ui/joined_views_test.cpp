@@ -3,13 +3,13 @@
 // track, a click from the planted slow token to its iteration and kernels, the
 // breakdown's token table and the ITL-by-request heatmap leading to the same token.
 #include <QComboBox>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
 #include "../joined_hand_run.h"
 #include "hand_run.h"
-#include "support/test_settings.h"
 #include "ui/breakdown_tab.h"
 #include "ui/heatmap_plot.h"
 #include "ui/heatmap_tab.h"
@@ -42,7 +42,11 @@ class JoinedViewsTest : public QObject {
     }
 
   private slots:
-    void initTestCase() { test::use_test_settings(QStringLiteral("joined_views_test")); }
+    // Settings of its own (CTest gives each test its own XDG_CONFIG_HOME as well).
+    void initTestCase() {
+        QCoreApplication::setApplicationName(QStringLiteral("joined_views_test"));
+        QSettings().clear();
+    }
 
     void requestTrackPacksRequestsAndLinksTokens() {
         const auto& track = run_.index->requests();
