@@ -30,7 +30,7 @@ class CostModel {
     std::int64_t kernel_ns(const KernelSpec& kernel) const;
     std::int64_t copy_ns(std::uint64_t bytes) const;
     // Prefill: max(total FLOPs / peak, total bytes / bandwidth) of the whole iteration;
-    // decode: plan.floor_bytes / bandwidth (DESIGN.md section 5).
+    // decode: plan.floor_bytes / bandwidth (docs/attribution.md, ITL floor).
     std::int64_t floor_ns(const IterationPlan& plan) const;
     bool memory_bound(const KernelSpec& kernel) const;  // intensity below the ridge point
 

@@ -9,7 +9,7 @@
 
 namespace tokenscope::kernels {
 
-// Roofline bytes of one decode step (DESIGN.md section 5): every weight a decode pass
+// Roofline bytes of one decode step (docs/attribution.md, ITL floor): every weight a decode pass
 // streams (all blocks, final norm, LM head; the embedding table is only gathered from,
 // one row per token, so it is not counted) plus the K and V cache read over `context`
 // positions: 2 * layers * kv_heads * head_dim * context * sequences * dtype bytes, where

@@ -1,9 +1,9 @@
 #pragma once
 
-// A joined run (DESIGN.md section 14) built by hand for the slowest-token views:
-// engine iterations with batch compositions and kernels, and four requests whose
-// tokens are emitted 1 ms (+ 0.1 ms per request) after each iteration ends. One
-// iteration is planted slow, so every number below can be worked out by hand.
+// A joined run (docs/engine-traces.md, Client and server together) built by hand for the
+// slowest-token views: engine iterations with batch compositions and kernels, and four requests
+// whose tokens are emitted 1 ms (+ 0.1 ms per request) after each iteration ends. One iteration is
+// planted slow, so every number below can be worked out by hand.
 #include <cstdint>
 
 #include "trace/run_data.h"

@@ -102,7 +102,7 @@ QString AttributionPanel::verdictText() const {
     return verdict_->text();
 }
 
-// DESIGN.md section 5: the verdict with every rule's number next to its threshold.
+// docs/attribution.md, Verdicts: the verdict with every rule's number next to its threshold.
 void AttributionPanel::showVerdictResult(const analysis::Verdict& v) {
     QString text;
     if (run_.data->info.is_model())

@@ -20,7 +20,7 @@ class HeatmapPlot;
 class KernelDeltaModel;
 class MetricDeltaModel;
 
-// The Compare tab (DESIGN.md section 7): runs A and B from analysis::diff_runs
+// The Compare tab (docs/compare.md): runs A and B from analysis::diff_runs
 // (computed off the GUI thread): their heatmaps side by side on one shared colour
 // scale, the B - A delta heatmap on a diverging scale, the metric delta table with
 // significance and a sortable, filterable per-kernel delta table. Swap exchanges A

@@ -14,7 +14,7 @@ class QProcess;
 namespace tokenscope::ui {
 
 // What the launcher's external-command mode runs: the user's own engine, traced
-// by `tokenscope-cli capture` (DESIGN.md sections 8 and 10).
+// by `tokenscope-cli capture` (docs/capture.md and docs/ui.md).
 struct ExternalCommand {
     QString command_line;       // split like a shell would (QProcess::splitCommand)
     QString working_directory;  // empty: the GUI's own

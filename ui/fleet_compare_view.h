@@ -10,8 +10,8 @@ class HeatmapPlot;
 
 // Compare of two time ranges of the fleet (this week against last week): the
 // earlier range (A) and the later one (B) on one colour scale, and B − A on a
-// diverging scale, rows matched by label and windows by position (DESIGN.md
-// section 7's rules applied to section 13's matrix).
+// diverging scale, rows matched by label and windows by position (docs/compare.md's rules applied
+// to docs/fleet.md's matrix).
 class FleetCompareView : public QWidget {
     Q_OBJECT
   public:

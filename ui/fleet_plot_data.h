@@ -7,7 +7,7 @@
 
 namespace tokenscope::ui {
 
-// The fleet matrix (DESIGN.md section 13) as the heatmap widget draws it, and the
+// The fleet matrix (docs/fleet.md) as the heatmap widget draws it, and the
 // words around it: the quantile's name, a cell's tooltip with the quantile value and
 // the sample rate behind it, the calibration of a row.
 class FleetPlotData {

@@ -10,7 +10,7 @@ class QSettings;
 
 namespace tokenscope::ui {
 
-// What File > Open Prometheus… asks for (DESIGN.md section 13): a server or a
+// What File > Open Prometheus… asks for (docs/fleet.md): a server or a
 // saved answer / OpenMetrics file, and the matrix to compute from it. save()
 // keeps everything but the secret in QSettings; the secret (bearer token or
 // basic-auth password) lives in the keyring (SecretStore), never in plain text.

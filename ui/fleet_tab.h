@@ -25,7 +25,7 @@ class FleetCompareView;
 class HeatmapPlot;
 class PrometheusDialog;
 
-// The Fleet view (DESIGN.md section 13): the fleet matrix from a Prometheus server
+// The Fleet view (docs/fleet.md): the fleet matrix from a Prometheus server
 // or a saved answer / OpenMetrics file in the heatmap widget (tooltips with the
 // quantile and the sample rate behind it, SLA outlines, recalibration flags), the
 // per-row calibration table, and exports of the image, the alerting rules and the

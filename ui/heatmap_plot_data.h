@@ -39,7 +39,7 @@ struct HeatmapPlotData {
     const std::optional<double>& value(std::size_t row, std::size_t column) const {
         return values[row * column_count + column];
     }
-    // A cell above its row's SLA (DESIGN.md section 6).
+    // A cell above its row's SLA (docs/heatmap.md, SLA baseline and recalibration).
     bool breaches(std::size_t row, std::size_t column) const;
 
     // origin_ns defaults to the first window's start.

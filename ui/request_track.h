@@ -7,11 +7,11 @@
 
 namespace tokenscope::ui {
 
-// The request track of a joined run (client tokens over engine iterations, DESIGN.md
-// section 14): each token step's sub-row (requests packed so that their spans do not
-// overlap, at most kMaxSlots rows), its ITL and its iteration (analysis'
-// token_iterations rule). Built with the TimelineIndex, off the GUI thread; empty for
-// runs that lack either tokens or iterations, whose single step track stays as it was.
+// The request track of a joined run (client tokens over engine iterations, docs/engine-traces.md,
+// Client and server together): each token step's sub-row (requests packed so that their spans do
+// not overlap, at most kMaxSlots rows), its ITL and its iteration (analysis' token_iterations
+// rule). Built with the TimelineIndex, off the GUI thread; empty for runs that lack either tokens
+// or iterations, whose single step track stays as it was.
 class RequestTrack {
   public:
     static constexpr int kMaxSlots = 8;

@@ -12,7 +12,7 @@ class QCustomPlot;
 
 namespace tokenscope::ui {
 
-// The sweep views (DESIGN.md section 12) drawn into a QCustomPlot, shared by the
+// The sweep views (docs/sweeps.md, Views) drawn into a QCustomPlot, shared by the
 // CLI's images and the GUI: the SLA-attainment grid (batch down, prompt across,
 // one band of rows per value of the other axes), the Pareto plot (every point, the
 // frontier, the power-law fit and its formula, the knee) and the knee plot (the

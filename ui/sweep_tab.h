@@ -22,7 +22,7 @@ namespace tokenscope::ui {
 class BackgroundQuery;
 class SweepPointModel;
 
-// The Sweep tab (DESIGN.md section 12): the SLA-attainment grid (batch x prompt),
+// The Sweep tab (docs/sweeps.md, Views): the SLA-attainment grid (batch x prompt),
 // the Pareto plot with frontier, fit and knee, the knee plot and the point table,
 // all for the SLA bounds above them; an edited bound re-summarizes the sweep off
 // the GUI thread and redraws. Reading the file is a background query too.

@@ -12,7 +12,7 @@ namespace tokenscope::cli {
 
 int cmd_diff(const std::vector<std::string>& args) {
     ArgParser p("diff", "A B [options]",
-                "Compares run B with run A (DESIGN.md section 7): per metric A, B, delta and "
+                "Compares run B with run A: per metric A, B, delta and "
                 "delta% with Mann-Whitney significance (p < 0.01), attribution per category, "
                 "and per-kernel count, total, mean and P95 deltas matched by kernel name.");
     p.flag("json", "print JSON (includes the delta heatmap)").flag("csv", "print CSV rows");

@@ -182,7 +182,7 @@ fleet::FleetMatrix load_matrix(const ArgParser& p, fleet::FleetSpec spec, std::s
 
 int cmd_fleet(const std::vector<std::string>& args) {
     ArgParser p("fleet", "(--url URL | FILE) --by LABEL [options]",
-                "The fleet heatmap of DESIGN.md section 13 from Prometheus' query_range: one row "
+                "The fleet heatmap from Prometheus' query_range: one row "
                 "per label value, one column per window, each cell the quantile of the window's "
                 "histogram buckets (increase, then linear interpolation inside a bucket, as "
                 "histogram_quantile); per-row SLA, recalibration flags and the calibration; "

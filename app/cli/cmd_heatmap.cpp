@@ -7,10 +7,10 @@
 #include "analysis/run_kind.h"
 #include "arg_parser.h"
 #include "commands.h"
-#include "json_out.h"
 #include "format.h"
 #include "heatmap_image_export.h"
 #include "heatmap_options.h"
+#include "json_out.h"
 #include "run_loader.h"
 #include "text_table.h"
 
@@ -110,7 +110,7 @@ void export_images(const ArgParser& p, const LoadedRun& run, const analysis::Hea
 
 int cmd_heatmap(const std::vector<std::string>& args) {
     ArgParser p("heatmap", "FILE... [options]",
-                "The P95 heatmap of DESIGN.md section 6: rows by a grouping key, columns by "
+                "The P95 heatmap: rows by a grouping key, columns by "
                 "time or step windows, each cell the P95 of the metric over its samples.");
     add_heatmap_options(p);
     p.flag("json", "print JSON").flag("csv", "print the matrix as CSV (ns)");

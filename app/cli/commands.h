@@ -6,7 +6,7 @@
 namespace tokenscope::cli {
 
 // Each subcommand parses its own arguments and returns the process exit status
-// (DESIGN.md section 11: 0 ok, 1 bad input or usage, 2 internal error, 3 no GPU).
+// (docs/cli.md, Exit status: 0 ok, 1 bad input or usage, 2 internal error, 3 no GPU).
 int cmd_run(const std::vector<std::string>& args);
 int cmd_info(const std::vector<std::string>& args);
 int cmd_stats(const std::vector<std::string>& args);

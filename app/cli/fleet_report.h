@@ -13,7 +13,7 @@ namespace tokenscope::cli {
 // calibration per row.
 void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, std::ostream& out);
 
-// DESIGN.md section 11 JSON: times in integer ns in keys ending _ns (values in ns as
+// docs/cli.md, JSON: times in integer ns in keys ending _ns (values in ns as
 // numbers), blank cells null.
 nlohmann::json fleet_json(const fleet::FleetMatrix& m, const std::string& source);
 

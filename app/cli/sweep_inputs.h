@@ -9,7 +9,7 @@
 namespace tokenscope::cli {
 
 // What sweep-report reads: the points of one sweep of a .tokenscope file, or a set
-// of serving-benchmark result files, one point each (DESIGN.md section 12).
+// of serving-benchmark result files, one point each (docs/sweeps.md, Views).
 struct SweepInput {
     std::string source;  // the file, or "N serving-benchmark results"
     std::string name;

@@ -9,7 +9,7 @@ bool is_time(const std::string& figure) {
     return figure.starts_with("ttft") || figure.starts_with("tpot") || figure.starts_with("e2e");
 }
 
-// DESIGN.md section 11: times are integer ns in keys ending _ns; NaN becomes null.
+// docs/cli.md, JSON: times are integer ns in keys ending _ns; NaN becomes null.
 nlohmann::json figures_json(const analysis::Figures& f) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [k, v] : f) {

@@ -7,7 +7,7 @@
 
 namespace tokenscope::analysis {
 
-// DESIGN.md section 5, in priority order: when several are active at one instant
+// docs/attribution.md, Categories and priority: when several are active at one instant
 // the lowest value wins that nanosecond.
 enum class Category : std::uint8_t { GpuCompute, GpuMemory, Nvlink, Pcie, Cpu, Scheduling };
 inline constexpr std::size_t kCategoryCount = 6;

@@ -12,8 +12,8 @@
 
 namespace tokenscope::analysis {
 
-// The join of DESIGN.md section 14: a load generator's requests and token emissions
-// (the client run, epoch ns) over an engine's trace (the server run: iterations,
+// The join of docs/engine-traces.md, Client and server together: a load generator's requests and
+// token emissions (the client run, epoch ns) over an engine's trace (the server run: iterations,
 // kernels, copies, lanes, launches, on whatever clock it was captured with).
 //
 // Offsets read server_time = client_time + offset. The fitted offset is the one under

@@ -7,8 +7,8 @@
 
 namespace tokenscope::analysis {
 
-// The clock fit of the client/server join (DESIGN.md section 14), on plain sorted
-// times: emissions on the client's clock, iteration ends on the server's.
+// The clock fit of the client/server join (docs/engine-traces.md, Client and server together), on
+// plain sorted times: emissions on the client's clock, iteration ends on the server's.
 //
 // For an offset d (server = client + d) a token's lag is its emission + d minus the
 // last iteration end at or before it, capped at `cap_ns` (no such end: the cap), so an

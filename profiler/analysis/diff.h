@@ -25,7 +25,7 @@ struct StatDelta {
     std::optional<double> delta_pct;
 };
 
-// A metric of DESIGN.md section 4 (ttft, tpot, itl, e2e, step) in both runs.
+// A metric of docs/metrics.md (ttft, tpot, itl, e2e, step) in both runs.
 struct MetricDiff {
     std::string_view name;
     Distribution a, b;
@@ -81,7 +81,7 @@ struct RunDiff {
     std::optional<HeatmapDiff> heatmap;
 };
 
-// DESIGN.md section 7: B compared with A. Throws trace::Cancelled once `stop` is
+// docs/compare.md: B compared with A. Throws trace::Cancelled once `stop` is
 // requested (checked between the parts and inside the passes over activities).
 RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options = {},
                   const trace::StopToken& stop = {});

@@ -11,7 +11,7 @@
 
 namespace tokenscope::analysis {
 
-// Row grouping key (DESIGN.md section 6). Row order:
+// Row grouping key (docs/heatmap.md, Rows, columns and cells). Row order:
 //   Kernel   - top-N kernel names by total time, descending (ties by name);
 //   Request  - by request id ascending;
 //   Phase    - prefill, decode, iteration (only phases with samples);

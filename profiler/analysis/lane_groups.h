@@ -9,8 +9,8 @@
 
 namespace tokenscope::analysis {
 
-// Lanes grouped the way a multi-GPU trace reads (DESIGN.md section 14): by rank where
-// the lanes name one (a merged run), else by process, then by GPU: a group holds a
+// Lanes grouped the way a multi-GPU trace reads (docs/engine-traces.md, Several GPUs and ranks): by
+// rank where the lanes name one (a merged run), else by process, then by GPU: a group holds a
 // rank's host lanes (device -1) or one of its GPUs' streams, copy engines and
 // counters. The step track belongs to no group. The one home of this rule for the
 // timeline's collapsible groups and the heatmap's rows by rank.

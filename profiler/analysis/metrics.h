@@ -8,11 +8,10 @@
 
 namespace tokenscope::analysis {
 
-// Warm-up exclusion (DESIGN.md section 4). `warmup_requests`: the first W requests by
-// arrival (failed or not) are left out of every metric, their tokens included.
-// `warmup_steps`: the first W steps of each request (by index; for iteration runs the
-// first W iterations) are left out of `itl` and `step`; an ITL sample belongs to the
-// later of its two tokens.
+// Warm-up exclusion (docs/metrics.md, Warm-up exclusion). `warmup_requests`: the first W requests
+// by arrival (failed or not) are left out of every metric, their tokens included. `warmup_steps`:
+// the first W steps of each request (by index; for iteration runs the first W iterations) are left
+// out of `itl` and `step`; an ITL sample belongs to the later of its two tokens.
 struct MetricsOptions {
     std::size_t warmup_requests = 0;
     std::size_t warmup_steps = 0;

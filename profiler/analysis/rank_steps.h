@@ -11,7 +11,7 @@
 
 namespace tokenscope::analysis {
 
-// One rank in one step (DESIGN.md section 14).
+// One rank in one step (docs/engine-traces.md, Several GPUs and ranks).
 struct RankInStep {
     std::int32_t rank = -1;
     StepAttribution attribution;  // the step's window over this rank's lanes only

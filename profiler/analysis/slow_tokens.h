@@ -20,10 +20,10 @@ struct TokenKernel {
     Category category = Category::GpuCompute;
 };
 
-// One token of a joined run (DESIGN.md section 14) with what made it late: its
-// ITL, the iteration that produced it (token_iterations.h), that iteration's batch,
-// its attribution and its top kernels. In a run without iterations (our own decode
-// runs) the token's own step is the window its kernels ran in.
+// One token of a joined run (docs/engine-traces.md, Client and server together) with what made it
+// late: its ITL, the iteration that produced it (token_iterations.h), that iteration's batch, its
+// attribution and its top kernels. In a run without iterations (our own decode runs) the token's
+// own step is the window its kernels ran in.
 struct SlowToken {
     std::size_t step = 0;  // index in run.steps
     std::int64_t request = 0;

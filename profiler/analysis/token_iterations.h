@@ -7,11 +7,11 @@
 
 namespace tokenscope::analysis {
 
-// A joined run (a load generator's requests over an engine's trace, DESIGN.md
-// section 14) holds two kinds of steps: the engine's iterations and the client's
-// token emissions. A token belongs to the iteration that ended last at or before its
-// emission (its step's end_ns), provided the emission lags that end by at most
-// `max_lag_ns`: a token emitted long after every iteration found none.
+// A joined run (a load generator's requests over an engine's trace, docs/engine-traces.md, Client
+// and server together) holds two kinds of steps: the engine's iterations and the client's token
+// emissions. A token belongs to the iteration that ended last at or before its emission (its step's
+// end_ns), provided the emission lags that end by at most `max_lag_ns`: a token emitted long after
+// every iteration found none.
 struct TokenIterationOptions {
     std::int64_t max_lag_ns = 50'000'000;  // 50 ms: longer than any network + detokenize hop
 };

@@ -111,7 +111,7 @@ std::vector<std::int64_t> queue_ends(const trace::RunData& run, const trace::Sto
 }
 
 // Kernel start minus the later of its API call's start (same correlation id) and
-// the end of the work queued before it on its stream. DESIGN.md says "kernel start
+// the end of the work queued before it on its stream. A plain reading is "kernel start
 // minus its API call start"; on a real capture the host runs ahead of a busy GPU, so
 // that raw gap measures the queue (a GPU-bound run) rather than a slow launch. Only
 // the part of the wait the stream's own queue does not explain is the CPU's.
@@ -275,7 +275,7 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
                rule("launch_delay_p95_ns", launch_delay_p95(run, stop), o.launch_delay_p95_ns),
                rule("nvlink_fraction", nvlink_fraction(run, cov, stop), o.nvlink_fraction),
                rule("gpu_share", gpu, o.gpu_share),
-               // Not in DESIGN.md's list: a host-only run (the cpu backend) would
+               // Not among the GPU rules: a host-only run (the cpu backend) would
                // otherwise read "mixed" while 99% of its time is host compute.
                rule("cpu_share", cpu, o.cpu_share)};
     decide(v, s, kind_of(run.info));

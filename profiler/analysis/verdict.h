@@ -14,7 +14,7 @@
 
 namespace tokenscope::analysis {
 
-// DESIGN.md section 5 verdict rules; each fires when its value is strictly above its
+// The verdict rules of docs/attribution.md, Verdicts; each fires when its value is strictly above its
 // threshold.
 struct VerdictOptions {
     double transfer_share = 0.25;    // (nvlink + pcie) / total step time

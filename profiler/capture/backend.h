@@ -14,7 +14,7 @@ struct Availability {
     std::string reason;  // why not, in one line ("no CUDA driver found"); empty when ok
 };
 
-// One way of producing a decode run (cuda, inject, cpu, model; DESIGN.md section 8).
+// One way of producing a decode run (cuda, inject, cpu, model; docs/capture.md, Backends).
 class Backend {
   public:
     virtual ~Backend() = default;

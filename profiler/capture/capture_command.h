@@ -10,7 +10,7 @@
 namespace tokenscope::capture {
 
 // `tokenscope-cli capture`: runs any CUDA program with the injection library
-// (CUDA_INJECTION64_PATH) so its work is traced into a run (DESIGN.md section 8).
+// (CUDA_INJECTION64_PATH) so its work is traced into a run (docs/capture.md, Backends).
 struct CaptureCommandOptions {
     std::string out;                      // the .tokenscope file the run is added to
     std::string steps_regex;              // NVTX ranges matching it become steps; empty: none
@@ -22,7 +22,7 @@ struct CaptureCommandOptions {
     std::ostream* log = nullptr;          // progress lines; null: std::cerr
 };
 
-// Exit statuses of DESIGN.md section 11 that run_capture returns itself; otherwise
+// Exit statuses (docs/cli.md, Exit status) that run_capture returns itself; otherwise
 // it returns the command's own status (128 + N when signal N ended it).
 inline constexpr int kCaptureBadInput = 1;
 inline constexpr int kCaptureInternal = 2;

@@ -5,7 +5,7 @@
 
 namespace tokenscope::capture {
 
-// The `cpu` backend (DESIGN.md section 8): the workload's fp32 reference run on this
+// The `cpu` backend (docs/capture.md, Backends): the workload's fp32 reference run on this
 // host and timed with real clocks, so any machine can make a measured run. Always
 // available; run() refuses shapes too big for the host (cpu_run_spec.h) with a
 // std::invalid_argument that suggests --preset tiny or the model backend.

@@ -18,7 +18,7 @@ using CudaRunner = void (*)(const CaptureConfig& config, store::RunWriter& write
 void set_cuda_runner(CudaRunner runner);
 CudaRunner cuda_runner();
 
-// The `cuda` backend (DESIGN.md section 8): available when this build has CUDA support
+// The `cuda` backend (docs/capture.md, Backends): available when this build has CUDA support
 // and the probe finds a driver and a GPU; run() delegates to the installed runner.
 class CudaBackend : public Backend {
   public:

@@ -21,7 +21,7 @@ struct DriverApi {
     int (*cu_get_error_name)(int error, const char** name) = nullptr;  // optional
 };
 
-// Looks for a usable driver and GPU without linking libcuda (DESIGN.md section 8):
+// Looks for a usable driver and GPU without linking libcuda (docs/capture.md, Without a GPU):
 // dlopen + dlsym at run time, so the binaries start on machines without a driver.
 class DriverProbe {
   public:

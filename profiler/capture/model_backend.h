@@ -5,7 +5,7 @@
 
 namespace tokenscope::capture {
 
-// The `model` backend (DESIGN.md section 8): the built-in workload's cost model on a
+// The `model` backend (docs/capture.md, Backends): the built-in workload's cost model on a
 // GPU preset, with deterministic jitter. Always available; its runs have source
 // Model and an info diagnostic "model_run" so no view mistakes them for measurements.
 class ModelBackend : public Backend {

@@ -16,7 +16,7 @@
 namespace tokenscope::capture {
 
 // Samples PCIe and NVLink throughput of every GPU from NVML field counters on a
-// thread (DESIGN.md section 8). NVML is loaded at run time, so the binaries run
+// thread (docs/capture.md, Counters). NVML is loaded at run time, so the binaries run
 // where libnvidia-ml is absent. The RunWriter belongs to one thread, so samples
 // wait in a locked buffer until that thread calls drain(); counter lanes are
 // created there too.

@@ -6,7 +6,7 @@
 
 namespace tokenscope::capture {
 
-// How requests arrive (DESIGN.md section 12): an open loop at a rate (Poisson, or
+// How requests arrive (docs/sweeps.md, Serving model): an open loop at a rate (Poisson, or
 // gamma inter-arrival times with a burstiness factor: shape 1/burstiness, so 1 is
 // Poisson and larger is burstier), or a closed loop that keeps `concurrency`
 // requests in flight, each finished request replaced at once.

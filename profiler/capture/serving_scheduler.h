@@ -31,7 +31,7 @@ struct ScheduledSlice {
     bool prefill = false;
 };
 
-// Continuous batching (DESIGN.md section 12): every iteration each running sequence
+// Continuous batching (docs/sweeps.md, Serving model): every iteration each running sequence
 // gets its decode token, unfinished prompts (chunked prefill) their next chunk, then
 // waiting requests are admitted while fewer than max_num_seqs run and the token
 // budget lasts. Without chunked prefill a prompt is admitted whole or waits (an idle

@@ -16,7 +16,7 @@ constexpr std::int64_t kRecentWindowNs = 60'000'000'000;
 
 std::int64_t p95(std::vector<std::int64_t> v) {
     std::sort(v.begin(), v.end());
-    // Linear interpolation between closest ranks (DESIGN.md section 4).
+    // Linear interpolation between closest ranks (docs/metrics.md, Percentiles and distributions).
     const double pos = 0.95 * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<std::size_t>(pos);
     const std::size_t hi = std::min(lo + 1, v.size() - 1);

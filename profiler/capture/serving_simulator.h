@@ -15,7 +15,7 @@
 
 namespace tokenscope::capture {
 
-// The serving model (DESIGN.md section 12): the cost model driven by a continuous-
+// The serving model (docs/sweeps.md, Serving model): the cost model driven by a continuous-
 // batching scheduler on a virtual clock. Requests arrive (open or closed loop), wait
 // in their class's queue, are admitted by the scheduler, and every iteration lasts
 // the cost model of its ragged batch, stretched by a seeded jitter, plus a fixed host

@@ -39,7 +39,7 @@ void write_alert_rules(const FleetMatrix& m, std::ostream& out) {
         << "calibrated on "
         << format_rfc3339(m.window_end_s.empty() ? 0 : m.window_end_s.front() - spec.window_s)
         << " .. " << format_rfc3339(m.window_end_s.empty() ? 0 : m.window_end_s.back())
-        << " (DESIGN.md sections 6 and 13)\n"
+        << " (Tokenscope docs/fleet.md, SLA and calibration)\n"
         << "groups:\n"
         << "  - name: " << yaml_quote("tokenscope-fleet-" + spec.metric_key + "-by-" + spec.by)
         << "\n    rules:\n";

@@ -16,7 +16,7 @@ inline constexpr double kSettleTolerance = 0.05;  // of the previous proposal
 enum class CalibrationState : std::uint8_t { None, Settling, Settled };
 std::string_view to_string(CalibrationState state);
 
-// One row's calibration after the last evaluation (DESIGN.md section 13).
+// One row's calibration after the last evaluation (docs/fleet.md, SLA and calibration).
 struct RowCalibration {
     CalibrationState state = CalibrationState::None;
     std::optional<double> threshold;  // in effect: the SLA, or the last settled proposal

@@ -10,7 +10,7 @@
 
 namespace tokenscope::fleet {
 
-// The fleet matrix of DESIGN.md section 13 in the heatmap model of section 6, so the
+// The fleet matrix of docs/fleet.md in the heatmap model of docs/heatmap.md, so the
 // heatmap's CSV, plot and image code draw it: rows = values of spec.by (sorted; a
 // series without the label is the row ""), columns = the windows, cell = the
 // spec.quantile of the window's bucket counts in ns (HeatmapCell::p95 holds the

@@ -8,7 +8,7 @@
 
 namespace tokenscope::fleet {
 
-// What a fleet matrix shows (DESIGN.md section 13): the q-quantile of a histogram
+// What a fleet matrix shows (docs/fleet.md): the q-quantile of a histogram
 // metric per value of one label, in windows of `window_s` ending on multiples of the
 // window, the last one at or before `end_s`, covering `range_s`.
 struct FleetSpec {

@@ -26,7 +26,7 @@ struct StepMarker {
     trace::BatchComposition batch;
 };
 
-// Iteration markers the engines write (DESIGN.md section 14), tried in order:
+// Iteration markers the engines write (docs/engine-traces.md, Iterations), tried in order:
 //   vllm        execute_context_N(T)_generation_N(T)  (vLLM v1 GPU worker)
 //   vllm-v0     execute_new_N_cached_M                  (older vLLM GPU worker)
 //   tensorrt-llm [Executor] _forward_step I: N ctx reqs[, T ctx tokens], M gen reqs

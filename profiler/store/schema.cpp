@@ -129,7 +129,7 @@ CREATE TABLE kernel_launch (
 ) WITHOUT ROWID;
 )sql";
 
-// Version 3 -> 4: sweeps (DESIGN.md section 12). A sweep names its grid and options;
+// Version 3 -> 4: sweeps (docs/sweeps.md). A sweep names its grid and options;
 // each counted run of a point is one sweep_point row. Files without sweeps keep both
 // tables empty.
 constexpr const char* kMigrate3To4 = R"sql(
@@ -159,7 +159,7 @@ ALTER TABLE step ADD COLUMN decode_requests INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE step ADD COLUMN decode_tokens INTEGER NOT NULL DEFAULT -1;
 )sql";
 
-// Version 5 -> 6: several GPUs and ranks in one run (DESIGN.md section 14). A lane
+// Version 5 -> 6: several GPUs and ranks in one run (docs/engine-traces.md, Several GPUs and ranks). A lane
 // names its rank (-1 = unknown, every lane of an older file) and a run the UTC time
 // of its clock's zero (NULL = unknown), which merging per-rank files aligns by.
 constexpr const char* kMigrate5To6 = R"sql(

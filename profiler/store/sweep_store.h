@@ -13,7 +13,7 @@ namespace detail {
 class Connection;
 }
 
-// A sweep of a .tokenscope file (DESIGN.md section 12): its grid and options as JSON.
+// A sweep of a .tokenscope file (docs/sweeps.md): its grid and options as JSON.
 struct SweepInfo {
     std::int64_t id = 0;
     std::string name;

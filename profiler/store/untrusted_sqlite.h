@@ -8,7 +8,7 @@ struct sqlite3;
 
 namespace tokenscope::store {
 
-// Guards for an SQLite file someone else made (DESIGN.md section 15). The
+// Guards for an SQLite file someone else made (docs/hostile-input.md). The
 // store's read-only connections and the Nsight Systems importer open every
 // file through it, so reading one never runs code the file asks for and never
 // takes more memory than the limits below allow.

@@ -1,7 +1,7 @@
 // One cudaGraphLaunch -> many kernels on one correlation id, in a hand-made Nsight
 // Systems export (the shape of a node-level export: every kernel of the graph carries
 // the correlationId of the launch call). Expected numbers are worked out from the
-// rows inserted below and DESIGN.md section 5.
+// rows inserted below and docs/attribution.md.
 #include <gtest/gtest.h>
 
 #include <string>

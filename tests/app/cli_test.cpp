@@ -1,6 +1,6 @@
 // tokenscope-cli end to end: a tiny model run, then every reading command on it.
 // Expected numbers come from the workload spec (kernels::DecodePlanner) and from
-// DESIGN.md's definitions, not from the CLI's own output.
+// the definitions in docs/, not from the CLI's own output.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -9,8 +9,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,7 +27,8 @@ using nlohmann::json;
 
 using Result = tokenscope::test::CliResult;
 
-// numpy.percentile's default (linear between closest ranks), DESIGN.md section 4.
+// numpy.percentile's default (linear between closest ranks), docs/metrics.md, Percentiles and
+// distributions.
 double percentile(std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());
     double rank = p / 100.0 * static_cast<double>(v.size() - 1);

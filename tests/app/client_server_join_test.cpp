@@ -44,7 +44,7 @@ bool is_token(const trace::Step& s) {
 // Token (request's rank by id, index) -> the rank of its iteration among all iterations
 // by end. In the original run an iteration is an instant at which tokens came out; in
 // the joined run it is the last iteration step ending at or before the emission, within
-// the lag (DESIGN.md section 14), or -1.
+// the lag (docs/engine-traces.md), or -1.
 using TokenKey = std::pair<std::size_t, std::int32_t>;
 
 std::map<TokenKey, int> ranks_of(const trace::RunData& run, std::vector<std::int64_t> ends,

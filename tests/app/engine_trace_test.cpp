@@ -3,7 +3,7 @@
 // marked execute_context_N(T)_generation_N(T) and running 10 kernels of 996 us back
 // to back (GPU busy 99.6%); the first 20 launch each kernel with cudaLaunchKernel,
 // the last 20 launch all ten with one cudaGraphLaunch (one correlation id). Every
-// expected number below follows from those times and DESIGN.md sections 5 and 14.
+// expected number below follows from those times and docs/attribution.md and docs/engine-traces.md.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

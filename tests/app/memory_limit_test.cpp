@@ -1,4 +1,4 @@
-// The importers' memory budget (DESIGN.md section 15), through the real
+// The importers' memory budget (docs/hostile-input.md, Opening a file), through the real
 // tokenscope-cli: a file whose working set exceeds TOKENSCOPE_MEMORY_LIMIT is
 // refused with one line naming the file, its size and the limit, before the
 // allocations that would exhaust memory; the same file opens without the cap.

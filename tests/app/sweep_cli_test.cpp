@@ -1,5 +1,5 @@
 // tokenscope-cli sweep and sweep-report end to end, through the built binary.
-// Expected values come from the grid syntax, DESIGN.md section 12 and hand-made
+// Expected values come from the grid syntax, docs/sweeps.md and hand-made
 // benchmark files, never from the CLI's own output.
 #include <gtest/gtest.h>
 #include <signal.h>

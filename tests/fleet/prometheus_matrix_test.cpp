@@ -9,8 +9,8 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -133,7 +133,7 @@ TEST_F(PrometheusMatrix, CellsAreHistogramQuantilesOfEachHourAndBlankWithoutData
     }
 }
 
-// DESIGN.md sections 6 and 13, applied here to the expected cells.
+// docs/heatmap.md and docs/fleet.md, applied here to the expected cells.
 TEST_F(PrometheusMatrix, PlantedDegradationRaisesTheFlagAndSettlesACalibration) {
     nlohmann::json j = live_json("");
     ASSERT_FALSE(j.is_null());

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device checks of issue 4 (DESIGN.md section 8), for a machine with an NVIDIA GPU
+# Device checks of issue 4 (docs/capture.md, Backends), for a machine with an NVIDIA GPU
 # and CUDA at /usr/local/cuda. Builds Release, makes a traced cuda-backend decode
 # run and checks it, compares greedy tokens with the CPU reference, traces a small
 # CUDA program through injection, and prints a summary table. Must finish within

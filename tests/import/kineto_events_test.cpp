@@ -199,7 +199,7 @@ TEST(KinetoEvents, ProfilerStepsAndPatternStepsButNotGpuCopies) {
         {"ph":"X","cat":"gpu_user_annotation","name":"ProfilerStep#3","pid":0,"tid":7,"ts":5,"dur":90},
         {"ph":"X","cat":"user_annotation","name":"decode_17","pid":1,"tid":1,"ts":200,"dur":50},
         {"ph":"X","cat":"user_annotation","name":"nccl:all_reduce","pid":1,"tid":1,"ts":300,"dur":5})");
-    // The first preset that matches frames the steps (DESIGN.md section 14): the
+    // The first preset that matches frames the steps (docs/engine-traces.md, Iterations): the
     // pytorch preset comes before the generic one, so decode_17 is not a step.
     ASSERT_EQ(imp.run.steps.size(), 1u);
     EXPECT_EQ(imp.run.steps[0].index, 3);

@@ -1,4 +1,4 @@
-// Iteration presets (DESIGN.md section 14): markers written as the engines write
+// Iteration presets (docs/engine-traces.md, Iterations): markers written as the engines write
 // them (vLLM's GPUWorker.annotate_profile, TensorRT-LLM's PyExecutor._forward_step,
 // SGLang's scheduler ranges), in hand-made Kineto and Nsight Systems files.
 #include "import/step_presets.h"

@@ -1,4 +1,4 @@
-// Hostile .tokenscope files, made here with the sqlite3 API: what DESIGN.md
+// Hostile .tokenscope files, made here with the sqlite3 API: what docs/hostile-input.md
 // section 15 promises for a file someone else sends (no SQL of the file's own
 // runs, limits on what it can make us allocate, a clear refusal naming it).
 #include "store/untrusted_sqlite.h"

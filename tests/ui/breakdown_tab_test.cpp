@@ -126,7 +126,7 @@ class BreakdownTabTest : public QObject {
         QVERIFY2(tab.verdictText().contains(QStringLiteral("<b>mixed</b>")),
                  qPrintable(tab.verdictText()));
         auto* rm = tab.ruleModel();
-        QCOMPARE(rm->rowCount(), 6);  // five DESIGN rules plus cpu_share
+        QCOMPARE(rm->rowCount(), 6);  // six rules of docs/attribution.md, Verdicts
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Rule).data().toString(),
                  QStringLiteral("transfer_share"));
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Value).data().toString(),

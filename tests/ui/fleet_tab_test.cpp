@@ -1,4 +1,4 @@
-// The Fleet view (DESIGN.md section 13): the matrix from an OpenMetrics file written
+// The Fleet view (docs/fleet.md): the matrix from an OpenMetrics file written
 // here with known quantiles per cell; a server that accepts and never answers keeps
 // the GUI responsive and Cancel stops the transfer; a refused connection names the URL.
 #include <QComboBox>

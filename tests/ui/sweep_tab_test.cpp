@@ -28,7 +28,7 @@ using namespace tokenscope;
 
 namespace {
 
-// Attainment of one run, from the definition (DESIGN.md section 12), not the analysis.
+// Attainment of one run, from the definition (docs/sweeps.md, SLA attainment), not the analysis.
 double run_attainment(const std::vector<trace::Request>& requests, std::int64_t ttft_ns) {
     if (requests.empty()) return 0.0;
     int met = 0;

@@ -5,7 +5,7 @@
 
 namespace tokenscope::analysis {
 
-// y = a * x^b + c fitted by least squares (DESIGN.md section 12) with GSL's
+// y = a * x^b + c fitted by least squares (docs/sweeps.md, Pareto frontier and fit) with GSL's
 // trust-region nonlinear least squares (gsl_multifit_nlinear, Levenberg-Marquardt).
 // r2 = 1 - SS_res / SS_tot. ok is false (and the rest meaningless) with fewer than
 // 4 points, a non-positive x, constant y, or when GSL does not converge.

@@ -8,7 +8,7 @@
 
 namespace tokenscope::analysis {
 
-// Either bound may be omitted (DESIGN.md section 12).
+// Either bound may be omitted (docs/sweeps.md, SLA attainment).
 struct SlaBounds {
     std::optional<std::int64_t> ttft_ns;
     std::optional<std::int64_t> tpot_ns;

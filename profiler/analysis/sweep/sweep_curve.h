@@ -11,7 +11,7 @@
 namespace tokenscope::analysis {
 
 // A latency figure against a load or size axis over a sweep's points, with its
-// Pareto frontier, power-law fit and Kneedle knee (DESIGN.md section 12).
+// Pareto frontier, power-law fit and Kneedle knee (docs/sweeps.md).
 struct SweepCurve {
     std::string x_name, y_name;
     std::vector<double> x, y;           // sorted by x; points without both values left out

@@ -37,7 +37,7 @@ struct TenantAttainment {
 };
 
 // A point's figure is the median over its counted runs, its spread their standard
-// deviation (population), DESIGN.md section 12.
+// deviation (population), docs/sweeps.md, Repeats.
 struct SweepPointSummary {
     std::int32_t point = 0;
     std::map<std::string, std::string> params;

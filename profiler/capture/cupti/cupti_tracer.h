@@ -41,7 +41,7 @@ struct TracerOptions {
     std::chrono::milliseconds writer_tick_interval{50};
 };
 
-// Traces this process's CUDA activity into a RunWriter (DESIGN.md section 8):
+// Traces this process's CUDA activity into a RunWriter (docs/capture.md, Backends):
 // CONCURRENT_KERNEL, MEMCPY, MEMCPY2, MEMSET, RUNTIME, DRIVER, SYNCHRONIZATION,
 // OVERHEAD and MARKER records. Buffers come from a pool; CUPTI's completion callback
 // only queues a buffer; a writer thread decodes into the writer; stop() forces a

@@ -14,7 +14,7 @@
 
 namespace tokenscope::capture::cupti {
 
-// Opt-in CUPTI PM sampling of PCIe and NVLink throughput (DESIGN.md section 8).
+// Opt-in CUPTI PM sampling of PCIe and NVLink throughput (docs/capture.md, Counters).
 // NVML's field counters are the default source; this one needs profiling
 // privileges, so every failure is a reason string, never an exception, and the
 // capture goes on without it. The RunWriter belongs to the tracer's writer

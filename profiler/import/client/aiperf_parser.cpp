@@ -202,7 +202,7 @@ void AiperfParser::genai_perf_export(const nlohmann::json& root) {
 void AiperfParser::summary(const nlohmann::json& root) {
     SummaryMetrics s;
     // AIPerf's and GenAI-Perf's inter_token_latency is per request
-    // (latency - TTFT) / (OSL - 1): DESIGN.md's TPOT; inter_chunk_latency is ITL.
+    // (latency - TTFT) / (OSL - 1): docs/metrics.md's TPOT; inter_chunk_latency is ITL.
     const std::pair<const char*, const char*> map[] = {{"time_to_first_token", "ttft"},
                                                        {"inter_token_latency", "tpot"},
                                                        {"inter_chunk_latency", "itl"},

@@ -10,7 +10,7 @@ namespace tokenscope::import::client {
 // Files with only summary statistics (AIPerf's profile_export_aiperf.json,
 // GenAI-Perf's profile_export_genai_perf.json, LLMPerf's *_summary.json, a
 // guidellm report without request samples) open as a run without requests whose
-// workload JSON holds "summary_metrics": {ttft, tpot, itl, e2e} as DESIGN.md
+// workload JSON holds "summary_metrics": {ttft, tpot, itl, e2e} as docs/metrics.md
 // section 11 distributions in ns (count, mean, std, min, p50, p90, p95, p99, max;
 // null where the tool does not write one), and a "summary_only" diagnostic.
 class SummaryMetrics {

@@ -11,7 +11,8 @@
 
 namespace tokenscope::import {
 
-// How the clocks of several ranks' traces are put on one clock (DESIGN.md section 14).
+// How the clocks of several ranks' traces are put on one clock (docs/engine-traces.md, Several GPUs
+// and ranks).
 enum class ClockAlignment : std::uint8_t {
     Auto,         // the files' absolute start times where every file has one, else collectives
     StartTimes,   // only the start times (RunInfo::origin_utc_ns); an error where one lacks it

@@ -11,9 +11,9 @@
 namespace tokenscope::import {
 
 // A read-only, immutable view of an Nsight Systems SQLite export: the source
-// file is never written, locked or given a journal (DESIGN.md section 9).
+// file is never written, locked or given a journal (docs/file-format.md).
 // Column probing lets one query text serve old and new export schemas. The
-// file is untrusted (DESIGN.md section 15): opened hardened, and with Full
+// file is untrusted (docs/hostile-input.md): opened hardened, and with Full
 // checks refused when its schema has triggers, views or virtual tables where
 // the tables we read belong, or it fails PRAGMA quick_check. Every query text
 // is built from our own table and column names; nothing from the file is
