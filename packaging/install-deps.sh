@@ -6,6 +6,8 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git
+    # .ci/lint: the formatting check and the clang-tidy checks.
+    clang-format clang-tidy
     libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libgsl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqt6svg6 libqcustomplot-dev

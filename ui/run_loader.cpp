@@ -5,36 +5,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "store/store_reader.h"
-
-#ifdef TOKENSCOPE_HAVE_OPEN_ANY
 #include "import/open_any.h"
-#endif
 
 namespace tokenscope::ui {
-namespace {
-
-#ifndef TOKENSCOPE_HAVE_OPEN_ANY
-std::vector<trace::RunData> load_store(const std::string& path, const trace::ProgressFn& progress) {
-    store::StoreReader reader(path);
-    const auto summaries = reader.runs();
-    std::int64_t total = 0;
-    for (const auto& s : summaries) total += std::max<std::int64_t>(s.activity_count, 1);
-    std::vector<trace::RunData> runs;
-    std::int64_t before = 0;
-    for (const auto& s : summaries) {
-        // Progress over all runs of the file, not restarting per run.
-        trace::ProgressFn scaled = [&](std::int64_t done, std::int64_t) {
-            return !progress || progress(before + done, total);
-        };
-        runs.push_back(reader.load_run(s.info.id, scaled));
-        before += std::max<std::int64_t>(s.activity_count, 1);
-    }
-    return runs;
-}
-#endif
-
-}  // namespace
 
 std::vector<trace::RunData> RunLoader::load(const std::string& path,
                                             const trace::ProgressFn& progress) {
@@ -44,11 +17,7 @@ std::vector<trace::RunData> RunLoader::load(const std::string& path,
         throw std::runtime_error(path + ": is a directory, not a trace file");
     std::vector<trace::RunData> runs;
     try {
-#ifdef TOKENSCOPE_HAVE_OPEN_ANY
         runs = import::open_any(path, {}, progress);
-#else
-        runs = load_store(path, progress);
-#endif
     } catch (const trace::Cancelled&) {
         throw;
     } catch (const std::exception& e) {
@@ -80,6 +49,7 @@ void RunLoader::normalize(trace::RunData& run) {
         std::sort(run.counters.begin(), run.counters.end(), by_lane_time);
     // The hover finds a kernel's launch by binary search; a hand-built run may be unsorted.
     run.launches.finish();
+    run.graphs.finish();
 }
 
 }  // namespace tokenscope::ui

@@ -92,8 +92,7 @@ fleet::FleetSpec spec_from(const ArgParser& p) {
     if (sla < 0) throw UsageError{"fleet: --sla-windows must be >= 0"};
     spec.sla_windows = static_cast<std::size_t>(sla);
     try {
-        fleet::FleetSpec check = spec;
-        fleet::window_ends(check);
+        fleet::window_ends(spec);  // throws on a range or window it cannot cut
     } catch (const std::invalid_argument& e) {
         throw UsageError{std::string("fleet: ") + e.what()};
     }

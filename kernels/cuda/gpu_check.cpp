@@ -7,12 +7,10 @@
 #include <ostream>
 
 #include "cuda_decode_runner.h"
+#include "kernels/cpu/cpu_generate.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
 #include "matmul_check.h"
-#if defined(TOKENSCOPE_HAVE_CPU_REFERENCE)
-#include "kernels/cpu/cpu_generate.h"
-#endif
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -93,10 +91,6 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
         out << "no GPU\n";
         return 3;
     }
-#if !defined(TOKENSCOPE_HAVE_CPU_REFERENCE)
-    err << "tokenscope-gpu-check: built without the CPU reference (kernels/cpu)\n";
-    return 2;
-#else
     try {
         out << "gpu: " << CudaDecodeRunner::device_name(0) << "\n"
             << "model " << o.shape.name << " " << to_string(o.shape.dtype) << ", batch "
@@ -134,7 +128,6 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
         err << "tokenscope-gpu-check: " << e.what() << "\n";
         return 2;
     }
-#endif
 }
 
 }  // namespace tokenscope::kernels::cuda

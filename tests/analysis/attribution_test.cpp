@@ -7,34 +7,18 @@
 #include <random>
 
 #include "analysis/coverage.h"
+#include "support/activity_builder.h"
 
 using namespace tokenscope;
 using namespace tokenscope::analysis;
+using test::act;
+using test::kernel;
 using trace::ActivityKind;
 using trace::CopyKind;
 
 namespace {
 
 constexpr std::size_t kCompute = 0, kMemory = 1, kNvlink = 2, kPcie = 3, kCpu = 4, kSched = 5;
-
-trace::Activity act(std::uint16_t lane, ActivityKind kind, std::int64_t start, std::int64_t end,
-                    CopyKind copy = CopyKind::None) {
-    trace::Activity a;
-    a.lane = lane;
-    a.kind = kind;
-    a.copy = copy;
-    a.start_ns = start;
-    a.end_ns = end;
-    return a;
-}
-
-trace::Activity kernel(std::uint16_t lane, std::int64_t start, std::int64_t end,
-                       std::uint64_t flops, std::uint64_t bytes) {
-    auto a = act(lane, ActivityKind::Kernel, start, end);
-    a.flops = flops;
-    a.bytes = bytes;
-    return a;
-}
 
 trace::RunData base_run() {
     trace::RunData run;
@@ -58,8 +42,8 @@ trace::RunData mixed_run() {
         kernel(2, 100, 400, 200000, 1000),    // 200 FLOP/B: compute-bound
         act(2, ActivityKind::Memset, 650, 700),
         kernel(3, 300, 600, 5000, 1000),  // 5 FLOP/B: memory-bound
-        act(3, ActivityKind::Memcpy, 780, 900, CopyKind::H2D),
-        act(4, ActivityKind::Memcpy, 550, 800, CopyKind::P2P),
+        act(3, ActivityKind::Memcpy, 780, 900, {.copy = CopyKind::H2D}),
+        act(4, ActivityKind::Memcpy, 550, 800, {.copy = CopyKind::P2P}),
         act(5, ActivityKind::Range, 0, 1000),  // step track: ignored
     };
     trace::Step s;
@@ -181,7 +165,9 @@ TEST(Attribution, NameRulesDecideUnknownKernels) {
 TEST(Attribution, CopyKindsAndHostActivities) {
     trace::RunData run = base_run();
     AttributionOptions o;
-    auto copy = [&](CopyKind k) { return classify(act(4, ActivityKind::Memcpy, 0, 1, k), run, o); };
+    auto copy = [&](CopyKind k) {
+        return classify(act(4, ActivityKind::Memcpy, 0, 1, {.copy = k}), run, o);
+    };
     EXPECT_EQ(copy(CopyKind::D2D), Category::GpuMemory);
     EXPECT_EQ(copy(CopyKind::P2P), Category::Nvlink);
     EXPECT_EQ(copy(CopyKind::H2D), Category::Pcie);
@@ -240,7 +226,7 @@ TEST(Attribution, RandomTimelinesMatchAPerNanosecondReference) {
         for (int i = 0; i < n; ++i) {
             auto lane = static_cast<std::uint16_t>(rng() % 6);
             std::int64_t start = rng() % 200, len = rng() % 40;  // zero-length ones too
-            auto a = act(lane, kinds[rng() % 6], start, start + len, copies[rng() % 5]);
+            auto a = act(lane, kinds[rng() % 6], start, start + len, {.copy = copies[rng() % 5]});
             a.flops = rng() % 3000;
             a.bytes = rng() % 30;
             run.activities.push_back(a);

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include "support/activity_builder.h"
+
 using namespace tokenscope;
 using namespace tokenscope::analysis;
+using test::act;
 using trace::ActivityKind;
 using trace::CopyKind;
 
@@ -17,18 +20,6 @@ StepAttribution att(std::int64_t duration, std::size_t c1, std::int64_t ns1, std
     a.end_ns = duration;
     a.assigned[c1] += ns1;
     a.assigned[c2] += ns2;
-    return a;
-}
-
-trace::Activity act(std::uint16_t lane, ActivityKind kind, std::int64_t start, std::int64_t end,
-                    std::uint64_t bytes = 0, CopyKind copy = CopyKind::None) {
-    trace::Activity a;
-    a.lane = lane;
-    a.kind = kind;
-    a.start_ns = start;
-    a.end_ns = end;
-    a.bytes = bytes;
-    a.copy = copy;
     return a;
 }
 
@@ -134,7 +125,7 @@ TEST(Verdict, LaunchDelayExcludesTheStreamsOwnQueue) {
     trace::RunData other;
     auto api = act(0, ActivityKind::Api, 0, 10);
     api.correlation = 1;
-    auto copy = act(2, ActivityKind::Memcpy, 0, 7'000'000, 64, CopyKind::H2D);
+    auto copy = act(2, ActivityKind::Memcpy, 0, 7'000'000, {.bytes = 64, .copy = CopyKind::H2D});
     auto k = act(1, ActivityKind::Kernel, 6'000'000, 6'000'100);
     k.correlation = 1;
     other.activities = {api, copy, k};
@@ -148,14 +139,16 @@ TEST(Verdict, NvlinkThroughputAgainstPeak) {
         trace::RunData run;
         run.info.gpu.nvlink_bandwidth = 1e9;  // 1 byte per ns
         // Two overlapping P2P copies: active time is their union [0, 1000).
-        run.activities = {act(2, ActivityKind::Memcpy, 0, 600, bytes - 400, CopyKind::P2P),
-                          act(3, ActivityKind::Memcpy, 400, 1000, 400, CopyKind::P2P)};
+        run.activities = {
+            act(2, ActivityKind::Memcpy, 0, 600, {.bytes = bytes - 400, .copy = CopyKind::P2P}),
+            act(3, ActivityKind::Memcpy, 400, 1000, {.bytes = 400, .copy = CopyKind::P2P})};
         auto r = assess_run(run, std::vector<StepAttribution>{});
         EXPECT_EQ(rule(r, "nvlink_fraction").value, static_cast<double>(bytes) / 1000.0);
         EXPECT_EQ(r.verdict.primary, bytes == 901 ? "nvlink-bound" : "mixed");
     }
     trace::RunData unknown;  // no NVLink bandwidth known: the rule cannot fire
-    unknown.activities = {act(2, ActivityKind::Memcpy, 0, 10, 1 << 30, CopyKind::P2P)};
+    unknown.activities = {
+        act(2, ActivityKind::Memcpy, 0, 10, {.bytes = 1 << 30, .copy = CopyKind::P2P})};
     auto r = assess_run(unknown, std::vector<StepAttribution>{});
     EXPECT_FALSE(rule(r, "nvlink_fraction").available);
     EXPECT_FALSE(rule(r, "nvlink_fraction").fired);
@@ -166,10 +159,11 @@ TEST(Verdict, GpuBoundMemoryWithAchievedBandwidth) {
     run.info.gpu.peak_bandwidth = 1e9;  // 1 byte per ns
     // GPU busy [0,1000) kernel + [1000,1500) memset + [2000,2500) D2D = 2000 ns;
     // bytes 500 + 250 + 1000 = 1750 -> 0.875 of peak. The H2D copy does not count.
-    run.activities = {act(1, ActivityKind::Kernel, 0, 1000, 500),
-                      act(1, ActivityKind::Memset, 1000, 1500, 250),
-                      act(1, ActivityKind::Memcpy, 2000, 2500, 1000, CopyKind::D2D),
-                      act(2, ActivityKind::Memcpy, 0, 100, 1'000'000, CopyKind::H2D)};
+    run.activities = {
+        act(1, ActivityKind::Kernel, 0, 1000, {.bytes = 500}),
+        act(1, ActivityKind::Memset, 1000, 1500, {.bytes = 250}),
+        act(1, ActivityKind::Memcpy, 2000, 2500, {.bytes = 1000, .copy = CopyKind::D2D}),
+        act(2, ActivityKind::Memcpy, 0, 100, {.bytes = 1'000'000, .copy = CopyKind::H2D})};
     auto r = assess_run(run, {att(1000, kMemory, 751, kCompute, 0)});
     EXPECT_EQ(r.verdict.primary, "gpu-bound");
     EXPECT_EQ(r.verdict.bound_by, "memory");
@@ -189,8 +183,9 @@ TEST(Verdict, NoKernelBytesMeansNoAchievedBandwidth) {
     trace::RunData run;
     run.info.source = trace::Source::Kineto;
     run.info.gpu.peak_bandwidth = 1e9;
-    run.activities = {act(1, ActivityKind::Kernel, 0, 1000, 0),
-                      act(1, ActivityKind::Memcpy, 1000, 1100, 1000, CopyKind::D2D)};
+    run.activities = {
+        act(1, ActivityKind::Kernel, 0, 1000, {.bytes = 0}),
+        act(1, ActivityKind::Memcpy, 1000, 1100, {.bytes = 1000, .copy = CopyKind::D2D})};
     auto r = assess_run(run, {att(1000, kCompute, 900, kMemory, 100)});
     EXPECT_EQ(r.verdict.primary, "gpu-bound");
     EXPECT_FALSE(r.verdict.achieved_bandwidth_fraction);

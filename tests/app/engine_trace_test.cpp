@@ -15,14 +15,13 @@
 #include <sstream>
 #include <string>
 
+#include "cli_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = tokenscope::test::CliResult;
 
 constexpr int kIterations = 40, kGraphFrom = 20, kKernels = 10;
 constexpr std::int64_t kIterationUs = 10'000, kKernelUs = 996, kFirstKernelUs = 20;
@@ -95,22 +94,7 @@ class EngineTrace : public ::testing::Test {
     static void TearDownTestSuite() { fs::remove_all(dir_); }
 
     static Result cli(const std::string& args) {
-        Result r;
-        const std::string err_file = (dir_ / "stderr.txt").string();
-        const std::string command =
-            std::string(TOKENSCOPE_CLI) + " " + args + " --progress none 2>" + err_file;
-        FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return r;
-        std::array<char, 4096> buf;
-        std::size_t n;
-        while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-        int raw = pclose(pipe);
-        r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-        std::ifstream in(err_file);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        r.err = ss.str();
-        return r;
+        return tokenscope::test::run_cli(args + " --progress none");
     }
     static nlohmann::json json_of(const std::string& args) {
         Result r = cli(args);

@@ -17,39 +17,23 @@
 #include <string>
 #include <thread>
 
+#include "cli_process.h"
+#include "support/temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = tokenscope::test::CliResult;
 
+// One directory for the test program, removed when it exits.
 fs::path temp_dir() {
-    static fs::path dir = [] {
-        auto d = fs::temp_directory_path() / ("tokenscope_sweep_test_" + std::to_string(getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+    static const tokenscope::test::TempDir dir("tokenscope-sweep");
+    return dir.path();
 }
 
 Result cli(const std::string& args) {
-    Result r;
-    const std::string err_file = (temp_dir() / "stderr.txt").string();
-    FILE* pipe = popen((std::string(TOKENSCOPE_CLI) + " " + args + " 2>" + err_file).c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-    const int raw = pclose(pipe);
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    std::ifstream in(err_file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.err = ss.str();
-    return r;
+    return tokenscope::test::run_cli(args);
 }
 
 std::vector<nlohmann::json> json_lines(const std::string& out, const char* key) {

@@ -13,26 +13,16 @@
 #include "import/importer_registry.h"
 #include "import/nsys/nsys_importer.h"
 #include "nsys_test_db.h"
+#include "support/activity_builder.h"
 
 namespace tokenscope::import {
 namespace {
 
+using test::act;
 using trace::ActivityKind;
 using trace::LaneKind;
 
 const std::string kFixture = TOKENSCOPE_FIXTURES_DIR "/nsys/pipit_a100x4_cloverleaf.sqlite";
-
-trace::Activity act(std::uint16_t lane, ActivityKind kind, std::uint32_t name, std::int64_t start,
-                    std::int64_t end, std::uint32_t corr = 0) {
-    trace::Activity a;
-    a.lane = lane;
-    a.kind = kind;
-    a.name = name;
-    a.start_ns = start;
-    a.end_ns = end;
-    a.correlation = corr;
-    return a;
-}
 
 // Two host calls launching a kernel and a copy, a sync, a range, a counter, a step.
 trace::RunData small_run() {
@@ -42,12 +32,17 @@ trace::RunData small_run() {
                  {LaneKind::GpuStream, 0, 4242, 7, "GPU 0 stream 7"},
                  {LaneKind::Counter, 0, 0, 1, "PCIe RX"}};
     auto& s = run.strings;
-    run.activities = {act(0, ActivityKind::Api, s.intern("cudaLaunchKernel"), 1000, 1999, 5),
-                      act(1, ActivityKind::Kernel, s.intern("gemm \"tiled\""), 1234567, 1300001, 5),
-                      act(0, ActivityKind::Api, s.intern("cudaMemcpyAsync"), 2000, 2500, 6),
-                      act(1, ActivityKind::Memcpy, s.intern("Memcpy HtoD"), 1300002, 1300999, 6),
-                      act(0, ActivityKind::Sync, s.intern("cudaStreamSynchronize"), 3000, 1400000),
-                      act(0, ActivityKind::Range, s.intern("forward"), 900, 1500000)};
+    run.activities = {
+        act(0, ActivityKind::Api, 1000, 1999,
+            {.name = s.intern("cudaLaunchKernel"), .correlation = 5}),
+        act(1, ActivityKind::Kernel, 1234567, 1300001,
+            {.name = s.intern("gemm \"tiled\""), .correlation = 5}),
+        act(0, ActivityKind::Api, 2000, 2500,
+            {.name = s.intern("cudaMemcpyAsync"), .correlation = 6}),
+        act(1, ActivityKind::Memcpy, 1300002, 1300999,
+            {.name = s.intern("Memcpy HtoD"), .correlation = 6}),
+        act(0, ActivityKind::Sync, 3000, 1400000, {.name = s.intern("cudaStreamSynchronize")}),
+        act(0, ActivityKind::Range, 900, 1500000, {.name = s.intern("forward")})};
     run.activities[1].flops = 1e12f;  // its device is its lane's: GPU 0
     run.activities[3].copy = trace::CopyKind::H2D;
     run.activities[3].bytes = 4096;
@@ -111,7 +106,7 @@ TEST(ChromeExport, FlopsAreIntegersInTheirShortestDigits) {
     run.lanes = {{LaneKind::GpuStream, 2, 1, 7, "GPU 2 stream 7"}};
     std::uint32_t k = run.strings.intern("k");
     for (float flops : {1e12f, 2.6f, 123456789.0f, 1e30f}) {
-        run.activities.push_back(act(0, ActivityKind::Kernel, k, 0, 10));
+        run.activities.push_back(act(0, ActivityKind::Kernel, 0, 10, {.name = k}));
         run.activities.back().flops = flops;
     }
     std::string text = export_text(run);

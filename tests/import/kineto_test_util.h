@@ -2,23 +2,20 @@
 // Helpers shared by the kineto_*_test.cpp files: temp files, gzip members.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "support/temp_dir.h"
+
 namespace kineto_test {
 
+// One directory for the test program, removed when it exits.
 inline std::string temp_dir() {
-    static const std::string dir = [] {
-        auto d = std::filesystem::temp_directory_path() /
-                 ("tokenscope_kineto_" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        return d.string();
-    }();
-    return dir;
+    static const tokenscope::test::TempDir dir("tokenscope-kineto");
+    return dir.path().string();
 }
 
 inline std::string write_file(const std::string& name, const std::string& bytes) {

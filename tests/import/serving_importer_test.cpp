@@ -1,13 +1,11 @@
 // Hand-made serving-benchmark results; every time is worked out in the comments.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "import/import_error.h"
 #include "import/serving/serving_importer.h"
+#include "support/temp_dir.h"
 
 namespace {
 
@@ -20,12 +18,8 @@ using tokenscope::trace::Severity;
 using tokenscope::trace::Step;
 
 std::string write_file(const std::string& name, const std::string& text) {
-    auto dir = std::filesystem::temp_directory_path() /
-               ("tokenscope_serving_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    std::string path = (dir / name).string();
-    std::ofstream(path) << text;
-    return path;
+    static const tokenscope::test::TempDir dir("tokenscope-serving");
+    return dir.write(name, text);
 }
 
 // Three requests at request_rate 2/s, the third failed. NaN as Python writes it.

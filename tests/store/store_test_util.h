@@ -1,7 +1,5 @@
 #pragma once
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -10,26 +8,12 @@
 #include <tuple>
 #include <vector>
 
+#include "support/temp_dir.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::store::test {
 
-// A fresh directory under /tmp, removed with everything in it at scope exit.
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "tsstore-XXXXXX").string();
-        dir_ = mkdtemp(tmpl.data());
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir_, ec);
-    }
-    std::string file(const std::string& name) const { return (dir_ / name).string(); }
-
-  private:
-    std::filesystem::path dir_;
-};
+using tokenscope::test::TempDir;
 
 // By value (make_tuple, not tie): a tuple of references to Activity members is
 // fragile against the struct's layout changes.

@@ -17,6 +17,7 @@
 
 #include "analysis/heatmap.h"
 #include "hand_run.h"
+#include "support/test_settings.h"
 #include "trace/stop_token.h"
 #include "ui/background_query.h"
 #include "ui/breakdown_tab.h"
@@ -114,8 +115,7 @@ class BackgroundQueryTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("background_query_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("background_query_test"));
         QSettings().clear();
     }
 

@@ -13,6 +13,7 @@
 #include "analysis/heatmap.h"
 #include "hand_run.h"
 
+#include "support/test_settings.h"
 #include "ui/heatmap_controls.h"
 #include "ui/heatmap_marks.h"
 #include "ui/heatmap_plot.h"
@@ -65,8 +66,7 @@ class HeatmapTabTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("heatmap_tab_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("heatmap_tab_test"));
         QSettings().clear();
     }
 

@@ -12,6 +12,7 @@
 #include <QUrl>
 #include <csignal>
 
+#include "support/test_settings.h"
 #include "ui/main_window.h"
 #include "ui/run_list_model.h"
 #include "ui/timeline_tab.h"
@@ -50,8 +51,7 @@ class KilledCaptureOpenTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("killed_capture_open_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("killed_capture_open_test"));
         QSettings().clear();
         QVERIFY(dir_.isValid());
     }

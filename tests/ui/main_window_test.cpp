@@ -14,6 +14,7 @@
 
 #include "hand_run.h"
 #include "store/store_writer.h"
+#include "support/test_settings.h"
 #include "ui/attribution_panel.h"
 #include "ui/compare_tab.h"
 #include "ui/main_window.h"
@@ -48,8 +49,7 @@ class MainWindowTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("main_window_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("main_window_test"));
         QSettings().clear();
         QVERIFY(dir_.isValid());
     }

@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include "store/store_reader.h"
+#include "support/test_settings.h"
 #include "ui/capture_process.h"
 #include "ui/external_command.h"
 #include "ui/main_window.h"
@@ -56,9 +57,7 @@ class RunLauncherTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("run_launcher_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("run_launcher_test"));
         QSettings().clear();
         QVERIFY(dir_.isValid());
 #ifdef TOKENSCOPE_CLI_PATH

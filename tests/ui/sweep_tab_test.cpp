@@ -19,6 +19,7 @@
 #include <map>
 
 #include "store/sweep_store.h"
+#include "support/test_settings.h"
 #include "ui/main_window.h"
 #include "ui/run_list_model.h"
 #include "ui/sweep_point_model.h"
@@ -71,8 +72,7 @@ class SweepTabTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("sweep_tab_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("sweep_tab_test"));
         QSettings().clear();
         QVERIFY(dir_.isValid());
         file_ = dir_.filePath(QStringLiteral("sweep.tokenscope"));

@@ -10,12 +10,14 @@ std::optional<std::size_t> kneedle(const std::vector<double>& x, const std::vect
     if (x.size() != y.size()) throw std::invalid_argument("kneedle: x and y differ in size");
     const std::size_t n = x.size();
     if (n < 3) return std::nullopt;
-    const auto [ylo, yhi] = std::minmax_element(y.begin(), y.end());
+    const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
+    // A plain copy for the lambda below: clang 14 (clang-tidy) cannot capture a binding.
+    const double ylo = *lowest;
     const double xr = x.back() - x.front();
-    const double yr = *yhi - *ylo;
+    const double yr = *highest - ylo;
     if (!(xr > 0.0) || !(yr > 0.0)) return std::nullopt;
     auto nx = [&](std::size_t i) { return (x[i] - x.front()) / xr; };
-    auto ny = [&](std::size_t i) { return (y[i] - *ylo) / yr; };
+    auto ny = [&](std::size_t i) { return (y[i] - ylo) / yr; };
     const double y0 = ny(0), y1 = ny(n - 1);
     std::optional<std::size_t> best;
     double best_d = min_distance;
