@@ -4,8 +4,8 @@
 
 #include "arg_parser.h"
 #include "commands.h"
-#include "json_out.h"
 #include "format.h"
+#include "json_out.h"
 #include "run_loader.h"
 #include "text_table.h"
 
@@ -87,6 +87,7 @@ nlohmann::json run_json(const LoadedRun& lr) {
             {"requests", run.requests.size()},
             {"counter_samples", run.counters.size()},
             {"kernel_launches", run.launches.size()},
+            {"cuda_graph_activities", run.graphs.size()},
             {"diagnostics", diags}};
 }
 
@@ -105,7 +106,9 @@ void print_text(const LoadedRun& lr, bool csv) {
     if (g.sm_count > 0) std::cout << ", " << g.sm_count << " SMs";
     std::cout << "\n  steps: " << run.steps.size() << "  requests: " << run.requests.size()
               << "  lanes: " << run.lanes.size() << "  counter samples: " << run.counters.size()
-              << "  kernel launches: " << run.launches.size() << "\n\n";
+              << "  kernel launches: " << run.launches.size();
+    if (!run.graphs.empty()) std::cout << "  CUDA graph activities: " << run.graphs.size();
+    std::cout << "\n\n";
     TextTable kinds({"kind", "count", "bytes"});
     for (std::size_t k = 0; k < c.by_kind.size(); ++k)
         kinds.add_row({std::string(to_string(static_cast<ActivityKind>(k))),

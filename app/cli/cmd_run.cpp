@@ -59,6 +59,10 @@ capture::CaptureConfig config_from(const ArgParser& p, const capture::Backend& b
         throw UsageError{"run: " + problem};
     c.run_name = p.get("name");
     c.pm_sampling = p.has("pm-sampling");
+    c.cuda_graphs = p.has("cuda-graphs");
+    if (c.cuda_graphs && backend.name() != "cuda")
+        throw UsageError{"run: --cuda-graphs needs --backend cuda (the " +
+                         std::string(backend.name()) + " backend launches no CUDA kernels)"};
     if (std::string why = backend.refusal(c); !why.empty()) throw UsageError{"run: " + why};
     return c;
 }
@@ -100,6 +104,9 @@ int cmd_run(const std::vector<std::string>& args) {
     p.flag("pm-sampling",
            "cuda backend: also sample PCIe/NVLink bytes with CUPTI PM sampling (needs "
            "profiling privileges)");
+    p.flag("cuda-graphs",
+           "cuda backend: launch each decode iteration as a CUDA graph (stream capture, one "
+           "cudaGraphLaunch per iteration; prefill stays eager), as serving engines do");
     if (!parse_or_help(p, args)) return kExitOk;
     if (!p.has("out")) throw UsageError{"run: --out FILE is required"};
     auto backend = capture::make_backend(p.get("backend"));

@@ -47,6 +47,58 @@ struct StreamSet {
     }
 };
 
+// One executable graph replayed for every decode iteration: each capture either
+// updates it in place or, when its topology changed, replaces it.
+class GraphReplay {
+  public:
+    GraphReplay() = default;
+    GraphReplay(const GraphReplay&) = delete;
+    GraphReplay& operator=(const GraphReplay&) = delete;
+    ~GraphReplay() {
+        if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    }
+
+    // Records what `enqueue` puts on `stream` and launches it as one graph.
+    template <typename Enqueue>
+    void launch(cudaStream_t stream, Enqueue&& enqueue) {
+        check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
+                   "cudaStreamBeginCapture");
+        cudaGraph_t graph = nullptr;
+        try {
+            enqueue();
+        } catch (...) {
+            cudaStreamEndCapture(stream, &graph);  // leave the stream usable
+            if (graph != nullptr) cudaGraphDestroy(graph);
+            throw;
+        }
+        check_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+        if (exec_ != nullptr) {
+            cudaGraphExecUpdateResultInfo info{};
+            if (cudaGraphExecUpdate(exec_, graph, &info) != cudaSuccess) {
+                cudaGetLastError();  // an update refused is not an error: instantiate anew
+                cudaGraphExecDestroy(exec_);
+                exec_ = nullptr;
+            }
+        }
+        if (exec_ == nullptr) {
+            const cudaError_t made = cudaGraphInstantiate(&exec_, graph, 0);
+            if (made != cudaSuccess) cudaGraphDestroy(graph);
+            check_cuda(made, "cudaGraphInstantiate");
+            ++instantiations_;
+        }
+        cudaGraphDestroy(graph);
+        check_cuda(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
+        ++launches_;
+    }
+    std::int32_t launches() const { return launches_; }
+    std::int32_t instantiations() const { return instantiations_; }
+
+  private:
+    cudaGraphExec_t exec_ = nullptr;
+    std::int32_t launches_ = 0;
+    std::int32_t instantiations_ = 0;
+};
+
 }  // namespace
 
 struct CudaDecodeRunner::Impl {
@@ -86,6 +138,8 @@ struct CudaDecodeRunner::Impl {
     std::vector<std::vector<std::int32_t>> prompts;
     std::unique_ptr<BeamHistory> beams;
     std::int64_t generated = 0;  // tokens per request so far
+    bool cuda_graphs = false;
+    std::unique_ptr<GraphReplay> graphs;  // per run(), with cuda_graphs
 };
 
 void CudaDecodeRunner::Impl::upload_prompts() {
@@ -106,6 +160,7 @@ DecodeResult CudaDecodeRunner::Impl::run(const RunnerHooks& hooks) {
     r.emission_ns.resize(static_cast<std::size_t>(c.batch));
     if (c.strategy == Strategy::Beam) beams = std::make_unique<BeamHistory>(c.batch, c.beams);
     generated = 0;
+    graphs = cuda_graphs ? std::make_unique<GraphReplay>() : nullptr;
     std::vector<nvtxRangeId_t> request_ranges;
     for (std::int64_t q = 0; q < c.batch; ++q)
         request_ranges.push_back(nvtxRangeStartA(("request " + std::to_string(q)).c_str()));
@@ -127,6 +182,10 @@ DecodeResult CudaDecodeRunner::Impl::run(const RunnerHooks& hooks) {
         for (std::int64_t q = 0; q < c.batch; ++q)
             r.tokens[static_cast<std::size_t>(q)] = beams->tokens(q);
     fetch_final_logits(it, r.iterations.back().tokens_emitted, r);
+    if (graphs) {
+        r.graph_launches = graphs->launches();
+        r.graph_instantiations = graphs->instantiations();
+    }
     return r;
 }
 
@@ -145,7 +204,10 @@ IterationTiming CudaDecodeRunner::Impl::execute(const ScheduledIteration& it,
                "upload token ids");
     check_cuda(cudaEventRecord(streams.uploaded, streams.copy), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.compute, streams.uploaded, 0), "cudaStreamWaitEvent");
-    launcher->launch(it);
+    if (graphs && !it.plan.prefill)
+        graphs->launch(streams.compute, [&] { launcher->launch(it, false); });
+    else
+        launcher->launch(it);
     check_cuda(cudaEventRecord(streams.computed, streams.compute), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.copy, streams.computed, 0), "cudaStreamWaitEvent");
     check_cuda(cudaMemcpyAsync(host_out->as<void>(), ws->sampler_out(it.plan.index),
@@ -240,6 +302,10 @@ void CudaDecodeRunner::set_prompts(std::vector<std::vector<std::int32_t>> prompt
                                             " outside the vocabulary");
     }
     impl_->prompts = std::move(prompts);
+}
+
+void CudaDecodeRunner::set_cuda_graphs(bool on) {
+    impl_->cuda_graphs = on;
 }
 
 DecodeResult CudaDecodeRunner::run(const RunnerHooks& hooks) {

@@ -34,6 +34,11 @@ struct DecodeResult {
     std::int64_t final_logit_rows = 0;
     std::int64_t run_begin_ns = 0;
     std::int64_t run_end_ns = 0;
+    // With CUDA graphs: decode iterations launched as one graph each, and how many
+    // times the executable graph had to be instantiated (1 when every later
+    // iteration's capture could update it in place).
+    std::int32_t graph_launches = 0;
+    std::int32_t graph_instantiations = 0;
 };
 
 // What a tracer hooks into. Called on the thread that called run().
@@ -57,6 +62,12 @@ class CudaDecodeRunner {
     CudaDecodeRunner(const CudaDecodeRunner&) = delete;
     CudaDecodeRunner& operator=(const CudaDecodeRunner&) = delete;
 
+    // Decode iterations as CUDA graphs: each iteration's kernels are recorded by stream
+    // capture and launched with one cudaGraphLaunch. The executable graph is
+    // instantiated once and updated in place from each later capture
+    // (cudaGraphExecUpdate: the context length and sampler slot differ per step, the
+    // kernels do not), as llama.cpp does. Prefill runs eagerly. Off by default.
+    void set_cuda_graphs(bool on);
     // Prompts to use instead of default_prompts: batch rows of prompt_len ids in 0..vocab-1.
     void set_prompts(std::vector<std::vector<std::int32_t>> prompts);
     // Runs the whole decode once; may be called again (the KV cache is rebuilt by prefill).

@@ -18,6 +18,7 @@ namespace {
 struct CheckOptions {
     ModelShape shape;
     DecodeConfig config;
+    bool cuda_graphs = false;  // decode iterations as CUDA graphs (CudaDecodeRunner)
 };
 
 // Fills `o` from the arguments; returns the problem, empty when fine.
@@ -30,6 +31,10 @@ std::string parse(std::span<const std::string> args, CheckOptions& o) {
     std::optional<DType> dtype;  // applied last: --model resets the shape
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
+        if (a == "--cuda-graphs") {
+            o.cuda_graphs = true;
+            continue;
+        }
         if (i + 1 >= args.size()) return "option " + a + " needs a value (or is unknown)";
         const std::string& v = args[++i];
         try {
@@ -95,12 +100,16 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
         out << "gpu: " << CudaDecodeRunner::device_name(0) << "\n"
             << "model " << o.shape.name << " " << to_string(o.shape.dtype) << ", batch "
             << o.config.batch << ", prompt " << o.config.prompt_len << ", " << o.config.new_tokens
-            << " tokens greedy\n";
+            << " tokens greedy" << (o.cuda_graphs ? ", decode as CUDA graphs" : "") << "\n";
         const bool matmuls_ok = check_matmuls(o.shape.dtype, out);
         const cpu::GenerationResult ref = cpu::cpu_generate(o.shape, o.config);
         CudaDecodeRunner runner(o.shape, o.config);
         runner.set_prompts(ref.prompts);
+        runner.set_cuda_graphs(o.cuda_graphs);
         const DecodeResult gpu = runner.run();
+        if (o.cuda_graphs)
+            out << "graph launches: " << gpu.graph_launches
+                << ", instantiations: " << gpu.graph_instantiations << "\n";
 
         const bool equal = gpu.tokens == ref.tokens;
         std::size_t first_diff = 0;

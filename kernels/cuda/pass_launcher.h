@@ -19,7 +19,9 @@ class PassLauncher {
     PassLauncher(const DecodeSchedule& schedule, const DeviceModel& model,
                  DeviceWorkspace& workspace, cudaStream_t stream);
 
-    void launch(const ScheduledIteration& iteration);
+    // checked: check_launch after each kernel (false while a stream is being
+    // captured, where TOKENSCOPE_CUDA_DEBUG's synchronize is not allowed).
+    void launch(const ScheduledIteration& iteration, bool checked = true);
 
   private:
     struct PassState {

@@ -21,6 +21,8 @@ struct CaptureConfig {
     std::string run_name;  // empty: the backend names the run
     // cuda backend: CUPTI PM sampling of PCIe/NVLink, which needs profiling privileges.
     bool pm_sampling = false;
+    // cuda backend: decode iterations launched as CUDA graphs (one cudaGraphLaunch each).
+    bool cuda_graphs = false;
 };
 
 }  // namespace tokenscope::capture

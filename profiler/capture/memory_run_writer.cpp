@@ -17,6 +17,7 @@ void MemoryRunWriter::finish() {
                          return a.lane != b.lane ? a.lane < b.lane : a.start_ns < b.start_ns;
                      });
     data_.launches.finish();
+    data_.graphs.finish();
     data_.info.complete = true;
     finished_ = true;
 }

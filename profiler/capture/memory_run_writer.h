@@ -20,6 +20,7 @@ class MemoryRunWriter : public store::RunWriter {
     void add_counter(const trace::CounterSample& c) override { data_.counters.push_back(c); }
     void add_diagnostic(const trace::Diagnostic& d) override { data_.diagnostics.push_back(d); }
     void add_launch(const trace::KernelLaunch& l) override { data_.launches.add(l); }
+    void add_graph_activity(const trace::GraphActivity& g) override { data_.graphs.add(g); }
     void update_info(const trace::RunInfo& info) override { data_.info = info; }
 
     void poll() override {}

@@ -38,7 +38,8 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
       diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)"),
       launch_(conn,
               "INSERT OR IGNORE INTO kernel_launch VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-              "?10)") {}
+              "?10)"),
+      graph_(conn, "INSERT OR IGNORE INTO graph_activity VALUES (?1, ?2, ?3, ?4, ?5)") {}
 
 std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInfo& info) {
     std::string sql = std::string("INSERT INTO run (") + kRunColumns +
@@ -52,7 +53,7 @@ std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInf
 
 void RowInserter::delete_run(const Connection& conn, std::int64_t run_id) {
     for (const char* table : {"lane", "string", "activity_chunk", "step", "request",
-                              "counter_sample", "diagnostic", "kernel_launch"}) {
+                              "counter_sample", "diagnostic", "kernel_launch", "graph_activity"}) {
         std::string sql = std::string("DELETE FROM ") + table + " WHERE run_id = ?1";
         Statement(conn, sql.c_str()).bind_int(1, run_id).run();
     }
@@ -121,6 +122,14 @@ void RowInserter::launch(const trace::KernelLaunch& l) {
         launch_.bind_int(6 + i, l.block[static_cast<std::size_t>(i)]);
     }
     launch_.bind_int(9, l.shared_bytes).bind_int(10, l.registers_per_thread).run();
+}
+
+void RowInserter::graph(const trace::GraphActivity& g) {
+    // Node ids are CUPTI's uint64: stored bit for bit in SQLite's int64.
+    graph_.bind_int(1, run_id_).bind_int(2, g.lane).bind_int(3, g.start_ns);
+    graph_.bind_int(4, g.node.graph_id)
+        .bind_int(5, static_cast<std::int64_t>(g.node.node_id))
+        .run();
 }
 
 }  // namespace tokenscope::store::detail

@@ -8,6 +8,7 @@
 #include "statement.h"
 #include "trace/counter_sample.h"
 #include "trace/diagnostic.h"
+#include "trace/graph_table.h"
 #include "trace/kernel_launch.h"
 #include "trace/lane.h"
 #include "trace/request.h"
@@ -39,11 +40,13 @@ class RowInserter {
     void diagnostic(const trace::Diagnostic& diagnostic);
     // A repeated correlation keeps its first launch, as LaunchTable::finish does.
     void launch(const trace::KernelLaunch& launch);
+    // A repeated (lane, start) keeps its first node, as GraphTable::finish does.
+    void graph(const trace::GraphActivity& graph);
 
   private:
     const Connection& conn_;
     std::int64_t run_id_;
-    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_, launch_;
+    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_, launch_, graph_;
 };
 
 }  // namespace tokenscope::store::detail

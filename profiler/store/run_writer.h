@@ -8,6 +8,7 @@
 #include "trace/activity.h"
 #include "trace/counter_sample.h"
 #include "trace/diagnostic.h"
+#include "trace/graph_table.h"
 #include "trace/kernel_launch.h"
 #include "trace/lane.h"
 #include "trace/request.h"
@@ -37,6 +38,8 @@ class RunWriter {
     virtual void add_diagnostic(const trace::Diagnostic& diagnostic) = 0;
     // Launch facts of a kernel, keyed by its correlation id; a repeated id keeps the first.
     virtual void add_launch(const trace::KernelLaunch& launch) = 0;
+    // The CUDA graph node a GPU activity ran as, keyed by its lane and start.
+    virtual void add_graph_activity(const trace::GraphActivity& graph) = 0;
     // Rewrites the run's header (e.g. GPU facts learnt during capture).
     virtual void update_info(const trace::RunInfo& info) = 0;
 

@@ -159,12 +159,27 @@ ALTER TABLE step ADD COLUMN decode_requests INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE step ADD COLUMN decode_tokens INTEGER NOT NULL DEFAULT -1;
 )sql";
 
-// Version 5 -> 6: several GPUs and ranks in one run (docs/engine-traces.md, Several GPUs and ranks). A lane
-// names its rank (-1 = unknown, every lane of an older file) and a run the UTC time
+// Version 5 -> 6: several GPUs and ranks in one run (docs/engine-traces.md, Several GPUs and
+// ranks). A lane names its rank (-1 = unknown, every lane of an older file) and a run the UTC time
 // of its clock's zero (NULL = unknown), which merging per-rank files aligns by.
 constexpr const char* kMigrate5To6 = R"sql(
 ALTER TABLE lane ADD COLUMN rank INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE run ADD COLUMN origin_utc_ns INTEGER;
+)sql";
+
+// Version 6 -> 7: CUDA graphs (docs/engine-traces.md). The graph and node a GPU
+// activity ran as, keyed by its lane and start (the kernels of one graph launch share
+// a correlation id). node_id 0 = the activity is a whole graph launch. Older runs
+// read as run outside graphs.
+constexpr const char* kMigrate6To7 = R"sql(
+CREATE TABLE graph_activity (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    start_ns INTEGER NOT NULL,
+    graph_id INTEGER NOT NULL,
+    node_id INTEGER NOT NULL,
+    PRIMARY KEY (run_id, lane, start_ns)
+) WITHOUT ROWID;
 )sql";
 
 bool has_column(const Connection& conn, const char* table, const char* column) {
@@ -194,6 +209,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate3To4);
         conn.exec(kMigrate4To5);
         conn.exec(kMigrate5To6);
+        conn.exec(kMigrate6To7);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -223,6 +239,10 @@ void migrate(const Connection& conn) {
             if (!has_column(conn, "lane", "rank")) conn.exec(kMigrate5To6);
             version = 6;
         }
+        if (version == 6) {
+            if (!has_graph_table(conn)) conn.exec(kMigrate6To7);
+            version = 7;
+        }
         stamp(conn, version);
     });
 }
@@ -248,6 +268,12 @@ bool has_sweep_tables(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                "name = 'sweep_point'") > 0;
+}
+
+bool has_graph_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'graph_activity'") > 0;
 }
 
 bool has_launch_table(const Connection& conn) {

@@ -170,6 +170,12 @@ void SqliteRunWriter::add_launch(const trace::KernelLaunch& launch) {
     after_add();
 }
 
+void SqliteRunWriter::add_graph_activity(const trace::GraphActivity& graph) {
+    begin_batch();
+    rows_.graph(graph);
+    after_add();
+}
+
 void SqliteRunWriter::update_info(const trace::RunInfo& info) {
     begin_batch();
     rows_.update_run(info);

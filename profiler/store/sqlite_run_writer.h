@@ -36,6 +36,7 @@ class SqliteRunWriter final : public RunWriter {
     void add_counter(const trace::CounterSample& sample) override;
     void add_diagnostic(const trace::Diagnostic& diagnostic) override;
     void add_launch(const trace::KernelLaunch& launch) override;
+    void add_graph_activity(const trace::GraphActivity& graph) override;
     void update_info(const trace::RunInfo& info) override;
 
     void poll() override;

@@ -157,6 +157,25 @@ void read_launches(const Connection& conn, std::int64_t run_id, trace::RunData& 
     run.launches.finish();  // already in order: only releases the interning map
 }
 
+void read_graphs(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
+    Statement st(conn,
+                 "SELECT lane, start_ns, graph_id, node_id FROM graph_activity WHERE run_id = ?1 "
+                 "ORDER BY lane, start_ns");
+    st.bind_int(1, run_id);
+    while (st.step()) {
+        const std::int64_t lane = st.int64(0), graph = st.int64(2);
+        if (lane < 0 || lane >= static_cast<std::int64_t>(run.lanes.size()) || graph < 0 ||
+            graph > 0xffffffffLL)
+            throw StoreError(conn.path(), "graph_activity row out of range (lane " +
+                                              std::to_string(lane) + ", graph " +
+                                              std::to_string(graph) + ")");
+        run.graphs.add(
+            static_cast<std::uint16_t>(lane), st.int64(1),
+            {static_cast<std::uint32_t>(graph), static_cast<std::uint64_t>(st.int64(3))});
+    }
+    run.graphs.finish();
+}
+
 // A 10M-activity run is ~480 MB of fresh memory; with 4 KiB pages the kernel's
 // page faults cost more than decoding it. Ask for transparent huge pages.
 void reserve_activities(std::vector<trace::Activity>& v, std::int64_t count) {
@@ -197,6 +216,7 @@ StoreReader::StoreReader(const std::string& path) : path_(path), open_path_(path
                                "not a Tokenscope file (empty SQLite database, application_id 0x0)");
     if (schema_version_ < kSchemaVersion) migrate_or_read_as_is();
     has_launches_ = detail::has_launch_table(*conn_);
+    has_graphs_ = detail::has_graph_table(*conn_);
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
     conn_->exec("PRAGMA mmap_size = 17179869184");
     db_ = conn_->get();
@@ -310,6 +330,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
     read_activities(*conn_, run_id, run, advance);
     read_plain_rows(*conn_, run_id, run, advance);
     if (has_launches_) read_launches(*conn_, run_id, run);
+    if (has_graphs_) read_graphs(*conn_, run_id, run);
     add_incomplete_diagnostic(run);
     return run;
 }

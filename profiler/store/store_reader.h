@@ -72,6 +72,7 @@ class StoreReader {
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
     bool has_launches_ = false;
+    bool has_graphs_ = false;
     std::unique_ptr<detail::Connection> conn_;
 };
 

@@ -52,6 +52,10 @@ void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, Progre
         w.add_launch(l);
         pc.tick();
     }
+    for (std::size_t i = 0; i < run.graphs.size(); ++i) {
+        w.add_graph_activity(run.graphs.at(i));
+        pc.tick();
+    }
 }
 
 }  // namespace
@@ -88,7 +92,7 @@ std::int64_t StoreWriter::write_run(const trace::RunData& run, const trace::Prog
     if (*run_open_) throw StoreError(path_, "a run is already being written by this StoreWriter");
     std::int64_t total =
         static_cast<std::int64_t>(run.activities.size() + run.steps.size() + run.requests.size() +
-                                  run.counters.size() + run.launches.size());
+                                  run.counters.size() + run.launches.size() + run.graphs.size());
     ProgressCounter pc(progress, total);
     pc.report();
     detail::SqliteRunWriter w(conn_, run.info, options_, true, run_open_);

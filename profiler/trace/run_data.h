@@ -7,6 +7,7 @@
 #include "activity.h"
 #include "counter_sample.h"
 #include "diagnostic.h"
+#include "graph_table.h"
 #include "lane.h"
 #include "launch_table.h"
 #include "request.h"
@@ -28,6 +29,9 @@ struct RunData {
     std::vector<Diagnostic> diagnostics;
     // Launch facts of kernels by correlation; whoever fills it calls launches.finish().
     LaunchTable launches;
+    // CUDA graph and node of the GPU activities that ran in a graph, by lane and
+    // start; whoever fills it calls graphs.finish().
+    GraphTable graphs;
 
     std::string_view name_of(const Activity& a) const { return strings.str(a.name); }
     // Activities carry no device of their own: it is their lane's (-1 = host or unknown,

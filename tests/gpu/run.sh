@@ -178,6 +178,66 @@ grep -q "^every step has kernels" "$OUT/kernels_per_step.txt" &&
     check "every step has kernels" PASS "$kernels kernels" ||
     check "every step has kernels" FAIL "see kernels_per_step.txt"
 
+# --- 2b. the cuda backend with --cuda-graphs (issue 16) -----------------------------------
+# Each decode iteration is one cudaGraphLaunch: the same kernels per iteration as the
+# plan, every decode kernel on the correlation id of its iteration's graph launch.
+graph_links() {  # graph_links CHROME.json: prints the figures, exit 1 on a broken link
+    python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = [e for e in d["traceEvents"] if e.get("ph") == "X"]
+calls = {e["args"]["correlation"]: e for e in ev if e.get("args", {}).get("kind") == "api"
+         and e["name"].startswith("cudaGraphLaunch") and "correlation" in e.get("args", {})}
+kernels = [e for e in ev if e.get("cat") == "kernel"]
+linked = [k for k in kernels if k.get("args", {}).get("correlation") in calls]
+noded = [k for k in linked if "graph node id" in k.get("args", {})]
+per = {}
+for k in linked: per[k["args"]["correlation"]] = per.get(k["args"]["correlation"], 0) + 1
+sizes = sorted(set(per.values()))
+print(f"graph launches {len(calls)}, kernels linked to one {len(linked)} of {len(kernels)}, "
+      f"with a graph node {len(noded)}, kernels per launch {sizes}")
+bad = [c for c in calls if c not in per]
+ok = calls and not bad and len(noded) == len(linked) and len(sizes) == 1
+sys.exit(0 if ok else 1)
+PY
+}
+if out_of_time; then check "cuda-graphs run" SKIP "out of time"
+else
+    step "decode run as CUDA graphs: tokenscope-cli run --backend cuda --cuda-graphs ${SHAPE[*]}"
+    rm -f "$OUT/graphs.tokenscope"
+    timeout 180 "$CLI" run --backend cuda --cuda-graphs "${SHAPE[@]}" \
+        --out "$OUT/graphs.tokenscope" --progress none --quiet 2>"$OUT/graphs.err"
+    rc=$?
+    cat "$OUT/graphs.err"
+    if [ $rc -eq 0 ]; then
+        check "cuda-graphs run" PASS "exit 0"
+        "$CLI" info "$OUT/graphs.tokenscope" --json >"$OUT/graphs.info.json"
+        gl=$(json "$OUT/graphs.info.json" \
+            "sum(x['value'] for x in d['runs'][0]['diagnostics'] if x['name']=='cuda_graph_launches')")
+        gs=$(json "$OUT/graphs.info.json" "d['runs'][0]['steps']")
+        [ "$gs" -eq 128 ] && check "cuda-graphs: steps = 128" PASS "$gs; $gl graph launches" ||
+            check "cuda-graphs: steps = 128" FAIL "$gs"
+        "$CLI" export "$OUT/graphs.tokenscope" --chrome "$OUT/graphs.json" --progress none >/dev/null
+        kernels_per_step "$OUT/graphs.json" "$OUT/model.json" >"$OUT/graphs_per_step.txt" 2>&1
+        rc=$?
+        cat "$OUT/graphs_per_step.txt"
+        fig=$(tail -1 "$OUT/graphs_per_step.txt")
+        [ $rc -eq 0 ] && check "cuda-graphs: kernels = spec" PASS "$fig" ||
+            check "cuda-graphs: kernels = spec" FAIL "$fig"
+        graph_links "$OUT/graphs.json" >"$OUT/graph_links.txt" 2>&1
+        rc=$?
+        cat "$OUT/graph_links.txt"
+        [ $rc -eq 0 ] && check "cuda-graphs: kernels linked" PASS "$(tail -1 "$OUT/graph_links.txt")" ||
+            check "cuda-graphs: kernels linked" FAIL "$(tail -1 "$OUT/graph_links.txt")"
+        "$CLI" breakdown "$OUT/graphs.tokenscope" --json >"$OUT/graphs.breakdown.json" &&
+            check "cuda-graphs: verdict" INFO "$(json "$OUT/graphs.breakdown.json" \
+                "d['runs'][0]['verdict']['primary']")" ||
+            check "cuda-graphs: verdict" FAIL "breakdown exit $?"
+    else
+        check "cuda-graphs run" FAIL "exit $rc"
+    fi
+fi
+
 # --- 3. greedy tokens against the CPU reference -------------------------------------
 GPU_CHECK="$BUILD/kernels/cuda/tokenscope-gpu-check"
 if out_of_time; then check "tokens = CPU reference" SKIP "out of time"
@@ -191,6 +251,17 @@ elif [ -x "$GPU_CHECK" ]; then
 else
     echo "SKIP: token check not available (no tokenscope-gpu-check in this build)"
     check "tokens = CPU reference" SKIP "token check not available"
+fi
+if [ -x "$GPU_CHECK" ] && ! out_of_time; then
+    step "greedy tokens as CUDA graphs: tokenscope-gpu-check --model tiny --cuda-graphs"
+    timeout 120 "$GPU_CHECK" --model tiny --batch 2 --tokens 64 --cuda-graphs |
+        tee "$OUT/gpu_check_graphs.txt"
+    rc=${PIPESTATUS[0]}
+    fig=$(grep -E "^graph launches" "$OUT/gpu_check_graphs.txt" | head -1)
+    [ "$rc" -eq 0 ] && check "cuda-graphs tokens = CPU ref" PASS "$fig" ||
+        check "cuda-graphs tokens = CPU ref" FAIL "exit $rc $fig"
+else
+    check "cuda-graphs tokens = CPU ref" SKIP "no tokenscope-gpu-check or out of time"
 fi
 
 # --- 4. injection into a CUDA program ----------------------------------------------

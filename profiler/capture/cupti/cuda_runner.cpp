@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "capture/model_workload.h"
 #include "capture/nvml_sampler.h"
@@ -71,14 +72,25 @@ kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::G
     return hooks;
 }
 
+// The workload JSON says whether decode ran as CUDA graphs: the trace looks different.
+trace::RunInfo with_graphs(trace::RunInfo info, bool cuda_graphs) {
+    nlohmann::json j = nlohmann::json::parse(info.workload_json, nullptr, false);
+    if (j.is_object()) {
+        j["cuda_graphs"] = cuda_graphs;
+        info.workload_json = j.dump();
+    }
+    return info;
+}
+
 void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
                       const trace::ProgressFn& progress) {
     const ModelRunSpec spec = resolve_model_run(config);
     route_nvtx_to_cupti();
-    const trace::RunInfo info = cuda_run_info(spec, 0);
+    const trace::RunInfo info = with_graphs(cuda_run_info(spec, 0), config.cuda_graphs);
     writer.update_info(info);
     // Weights are made before tracing starts: their init kernels are not the workload.
     kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
+    runner.set_cuda_graphs(config.cuda_graphs);
     KernelSpecJoin join;
     std::vector<IterationTokens> iterations;
     const auto hooks = traced_hooks(spec, info.gpu, progress, join, iterations);
@@ -116,11 +128,20 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
     nvml.drain(writer);
     pm.stop(writer);
     write_steps(result, spec.decode, iterations, writer);
+    if (config.cuda_graphs)
+        writer.add_diagnostic(
+            {"cuda_graph_launches", trace::Severity::Info,
+             static_cast<double>(result.graph_launches),
+             "decode iterations launched as CUDA graphs (stream capture, one cudaGraphLaunch "
+             "each); the executable graph was instantiated " +
+                 std::to_string(result.graph_instantiations) +
+                 " time(s) and otherwise updated in place; prefill ran eagerly"});
 }
 
 std::vector<std::vector<std::int64_t>> run_plain(const CaptureConfig& config) {
     const ModelRunSpec spec = resolve_model_run(config);
     kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
+    runner.set_cuda_graphs(config.cuda_graphs);
     return runner.run().emission_ns;
 }
 #endif

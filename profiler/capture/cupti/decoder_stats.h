@@ -15,6 +15,7 @@ struct DecoderStats {
     std::int64_t unterminated_ranges = 0;  // NVTX starts without an end at finish()
     std::int64_t orphan_range_ends = 0;    // NVTX ends without a start at finish()
     std::int64_t unattributed_syncs = 0;   // syncs whose API call never arrived
+    std::int64_t graph_activities = 0;     // GPU work that ran as a CUDA graph node
 };
 
 }  // namespace tokenscope::capture::cupti

@@ -1,6 +1,7 @@
 #include "kernel_spec_join.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace tokenscope::capture::cupti {
@@ -19,22 +20,24 @@ void KernelSpecJoin::add_window(std::int64_t begin_ns, std::int64_t end_ns,
     incoming_.push_back({begin_ns, end_ns, std::move(specs)});
 }
 
+// One call may launch many kernels (a cudaGraphLaunch), whose records may come before
+// or after the call's: the call stays known until a window settles past it.
 void KernelSpecJoin::add_launch(std::uint32_t correlation, std::int64_t start_ns) {
-    if (auto it = pending_.find(correlation); it != pending_.end()) {
-        located_.push_back({start_ns, it->second});
-        pending_.erase(it);
-        return;
-    }
     launches_[correlation] = start_ns;
+    if (auto it = pending_.find(correlation); it != pending_.end()) {
+        for (auto& k : it->second) located_.push_back({start_ns, k});
+        pending_count_ -= it->second.size();
+        pending_.erase(it);
+    }
 }
 
 void KernelSpecJoin::add_kernel(const trace::Activity& kernel) {
     if (auto it = launches_.find(kernel.correlation); it != launches_.end()) {
         located_.push_back({it->second, kernel});
-        launches_.erase(it);
         return;
     }
-    pending_[kernel.correlation] = kernel;
+    pending_[kernel.correlation].push_back(kernel);
+    ++pending_count_;
 }
 
 void KernelSpecJoin::take_windows() {
@@ -58,10 +61,11 @@ bool KernelSpecJoin::settle_window(const Window& w, const Intern& intern, const 
     for (auto& l : located_) (inside(l) ? mine : rest).push_back(std::move(l));
     located_ = std::move(rest);
     // Launch order: one driving thread, so start time, then correlation id (CUPTI
-    // hands them out in call order) for calls the clock cannot tell apart.
+    // hands them out in call order) for calls the clock cannot tell apart; the
+    // kernels of one graph launch run in the order they were captured, on one stream.
     std::sort(mine.begin(), mine.end(), [](const Located& a, const Located& b) {
-        return a.launch_ns != b.launch_ns ? a.launch_ns < b.launch_ns
-                                          : a.kernel.correlation < b.kernel.correlation;
+        return std::tie(a.launch_ns, a.kernel.correlation, a.kernel.start_ns) <
+               std::tie(b.launch_ns, b.kernel.correlation, b.kernel.start_ns);
     });
     for (std::size_t i = 0; i < mine.size(); ++i) {
         trace::Activity a = mine[i].kernel;
@@ -109,10 +113,12 @@ void KernelSpecJoin::settle(const Intern& intern, const Emit& emit) {
 void KernelSpecJoin::finish(const Intern& intern, const Emit& emit) {
     settle(intern, emit);
     for (const auto& l : located_) emit(l.kernel);
-    for (const auto& [correlation, kernel] : pending_) emit(kernel);
-    unmatched_ += static_cast<std::int64_t>(located_.size() + pending_.size());
+    for (const auto& [correlation, kernels] : pending_)
+        for (const auto& kernel : kernels) emit(kernel);
+    unmatched_ += static_cast<std::int64_t>(located_.size() + pending_count_);
     located_.clear();
     pending_.clear();
+    pending_count_ = 0;
     launches_.clear();
     windows_.clear();
 }

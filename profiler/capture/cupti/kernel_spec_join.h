@@ -49,7 +49,7 @@ class KernelSpecJoin {
 
     std::int64_t joined() const { return joined_; }
     std::int64_t unmatched() const { return unmatched_; }
-    std::size_t waiting() const { return pending_.size() + located_.size(); }
+    std::size_t waiting() const { return pending_count_ + located_.size(); }
     // Spec name -> the CUDA (demangled) name id of the first kernel joined to it.
     const std::map<std::string, std::uint32_t>& cuda_names() const { return cuda_names_; }
 
@@ -72,7 +72,9 @@ class KernelSpecJoin {
     std::vector<Window> windows_;   // unsettled, in launch order
     std::int64_t horizon_ns_ = 0;   // end of the latest window seen
     std::unordered_map<std::uint32_t, std::int64_t> launches_;
-    std::unordered_map<std::uint32_t, trace::Activity> pending_;  // no launch seen yet
+    // No launch seen yet, by correlation: a graph launch's kernels share one.
+    std::unordered_map<std::uint32_t, std::vector<trace::Activity>> pending_;
+    std::size_t pending_count_ = 0;
     std::vector<Located> located_;
     std::map<std::string, std::uint32_t> cuda_names_;
     std::int64_t joined_ = 0;

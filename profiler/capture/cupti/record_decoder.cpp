@@ -51,6 +51,9 @@ bool is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid) {
             case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
             case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
             case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+            // Every kernel of a graph launch carries the launch call's correlation id.
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
                 return true;
             default:
                 return false;
@@ -66,6 +69,8 @@ bool is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid) {
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
             return true;
         default:
             return false;
@@ -197,11 +202,21 @@ void RecordDecoder::emit(const trace::Activity& a) {
     ++stats_.activities;
 }
 
+// CUPTI sets graphNodeId (and graphId) on work a graph launch ran, 0 elsewhere.
+void RecordDecoder::graph_node(const trace::Activity& a, std::uint32_t graph, std::uint64_t node) {
+    if (node == 0) return;
+    writer_.add_graph_activity({a.lane, a.start_ns, {graph, node}});
+    ++stats_.graph_activities;
+}
+
 void RecordDecoder::kernel(const KernelRecord& r) {
     auto a = make(ActivityKind::Kernel, lanes_.stream(r.deviceId, r.contextId, r.streamId),
                   kernel_names_.name(r.name), r.correlationId);
     if (!timed(r.start, r.end, a)) return;
-    if (r.correlationId != 0) writer_.add_launch(launch_of(r));
+    // The kernels of one graph launch share its correlation id, the launch table's key:
+    // a graph kernel's launch facts could not be told from its neighbours'.
+    if (r.correlationId != 0 && r.graphNodeId == 0) writer_.add_launch(launch_of(r));
+    graph_node(a, r.graphId, r.graphNodeId);
     if (options_.spec_join != nullptr)
         options_.spec_join->add_kernel(a);
     else
@@ -220,7 +235,9 @@ void RecordDecoder::memcpy(const MemcpyRecord& r) {
                   copy_name(kind), r.correlationId);
     a.copy = kind;
     a.bytes = r.bytes;
-    if (timed(r.start, r.end, a)) emit(a);
+    if (!timed(r.start, r.end, a)) return;
+    emit(a);
+    graph_node(a, r.graphId, r.graphNodeId);
 }
 
 void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
@@ -228,14 +245,18 @@ void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
                   copy_name(CopyKind::P2P), r.correlationId);
     a.copy = CopyKind::P2P;
     a.bytes = r.bytes;
-    if (timed(r.start, r.end, a)) emit(a);
+    if (!timed(r.start, r.end, a)) return;
+    emit(a);
+    graph_node(a, r.graphId, r.graphNodeId);
 }
 
 void RecordDecoder::memset(const MemsetRecord& r) {
     auto a = make(ActivityKind::Memset, lanes_.stream(r.deviceId, r.contextId, r.streamId),
                   fixed_names_[kMemsetSlot], r.correlationId);
     a.bytes = r.bytes;
-    if (timed(r.start, r.end, a)) emit(a);
+    if (!timed(r.start, r.end, a)) return;
+    emit(a);
+    graph_node(a, r.graphId, r.graphNodeId);
 }
 
 void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
@@ -396,6 +417,9 @@ void RecordDecoder::write_diagnostics() {
         "NVTX range ends whose start was not traced");
     add(stats_.unattributed_syncs, "sync_thread_unknown", Severity::Info,
         "synchronizations whose API call was not traced, shown on their own lane");
+    add(stats_.graph_activities, "cuda_graph_activities", Severity::Info,
+        "kernels, copies and memsets that ran as nodes of a CUDA graph; each links to its "
+        "cudaGraphLaunch");
 }
 
 }  // namespace tokenscope::capture::cupti

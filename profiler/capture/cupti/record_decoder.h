@@ -59,6 +59,7 @@ class RecordDecoder {
     void overhead(const OverheadRecord& r);
     void marker(const MarkerRecord& r);
     void range(const MarkerPairer::Range& range);
+    void graph_node(const trace::Activity& a, std::uint32_t graph, std::uint64_t node);
 
     // Maps [start, end] to host time into `a`; false (and counted) when incomplete.
     bool timed(std::uint64_t start, std::uint64_t end, trace::Activity& a);

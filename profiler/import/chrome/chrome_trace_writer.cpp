@@ -257,6 +257,10 @@ void ChromeTraceWriter::write_activities(std::string& buf, std::ostream& out,
         if (run_.lanes[a.lane].kind == LaneKind::GpuStream)
             buf += ",\"stream\":" + std::to_string(run_.lanes[a.lane].native_id);
         if (a.kind == ActivityKind::Kernel) append_launch(buf, run_.launches.find(a.correlation));
+        if (auto node = run_.graphs.find(a)) {  // Kineto's keys
+            buf += ",\"graph id\":" + std::to_string(node->graph_id);
+            buf += ",\"graph node id\":" + std::to_string(node->node_id);
+        }
         buf += "}}";
         flush(buf, out);
         if (progress && (i & 0xFFFF) == 0 && !progress(i, total)) throw trace::Cancelled();
@@ -264,30 +268,41 @@ void ChromeTraceWriter::write_activities(std::string& buf, std::ostream& out,
 }
 
 void ChromeTraceWriter::write_flows(std::string& buf, std::ostream& out) const {
-    // One flow per correlation: the API call to the first GPU activity it launched.
+    // A flow from each API call to every GPU activity it launched: one for a kernel
+    // launch, one per kernel of a cudaGraphLaunch. A flow has one start and one finish,
+    // so the first activity's flow has the correlation as its id (as Kineto writes it)
+    // and the others ids past every correlation.
     std::map<std::uint32_t, const trace::Activity*> api;  // ordered: deterministic output
-    std::unordered_map<std::uint32_t, const trace::Activity*> gpu;
+    std::unordered_map<std::uint32_t, std::vector<const trace::Activity*>> gpu;
+    std::uint64_t next_id = 1;
     for (const auto& a : run_.activities) {
         if (a.correlation == 0) continue;
+        next_id = std::max<std::uint64_t>(next_id, std::uint64_t{a.correlation} + 1);
         if (a.kind == ActivityKind::Api)
             api.emplace(a.correlation, &a);
-        else if (is_gpu_work(a.kind)) {
-            auto [it, fresh] = gpu.emplace(a.correlation, &a);
-            if (!fresh && a.start_ns < it->second->start_ns) it->second = &a;
-        }
+        else if (is_gpu_work(a.kind))
+            gpu[a.correlation].push_back(&a);
     }
+    auto end_of = [&](const trace::Activity& a, std::uint64_t id, bool start) {
+        const Track& t = tracks_.at(a.lane);
+        begin_event(buf);
+        buf += start ? "\"ph\":\"s\"" : "\"ph\":\"f\",\"bp\":\"e\"";
+        buf += ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" + std::to_string(id) + ',';
+        append_pid_tid(buf, t.pid, t.tid);
+        buf += ",\"ts\":";
+        append_microseconds(buf, a.start_ns);
+        buf += '}';
+    };
     for (const auto& [corr, launch] : api) {
         auto it = gpu.find(corr);
         if (it == gpu.end()) continue;
-        for (const trace::Activity* end : {launch, it->second}) {
-            const Track& t = tracks_.at(end->lane);
-            begin_event(buf);
-            buf += end == launch ? "\"ph\":\"s\"" : "\"ph\":\"f\",\"bp\":\"e\"";
-            buf += ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" + std::to_string(corr) + ',';
-            append_pid_tid(buf, t.pid, t.tid);
-            buf += ",\"ts\":";
-            append_microseconds(buf, end->start_ns);
-            buf += '}';
+        auto& work = it->second;
+        std::stable_sort(work.begin(), work.end(),
+                         [](const auto* x, const auto* y) { return x->start_ns < y->start_ns; });
+        for (std::size_t k = 0; k < work.size(); ++k) {
+            const std::uint64_t id = k == 0 ? corr : next_id++;
+            end_of(*launch, id, true);
+            end_of(*work[k], id, false);
         }
         flush(buf, out);
     }

@@ -168,6 +168,10 @@ void EventParser::parse_arg(JsonCursor& cursor, std::string_view key, KinetoEven
         event.registers = static_cast<std::int32_t>(as_int().value_or(0));
     } else if (key == "shared memory") {
         event.shared_memory = static_cast<std::int32_t>(as_int().value_or(0));
+    } else if (key == "graph id") {
+        event.graph_id = as_int();
+    } else if (key == "graph node id") {
+        event.graph_node_id = as_int();
     } else if (key == "sort_index") {
         event.sort_index = as_int();
     }

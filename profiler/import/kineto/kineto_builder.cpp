@@ -1,5 +1,6 @@
 #include "kineto_builder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -59,8 +60,7 @@ Category category_of(std::string_view cat) {
     return Category::Unknown;
 }
 
-KinetoBuilder::KinetoBuilder(const std::string& step_pattern)
-    : steps_(step_pattern) {
+KinetoBuilder::KinetoBuilder(const std::string& step_pattern) : steps_(step_pattern) {
     run_.info.source = trace::Source::Kineto;
     run_.info.clock = trace::ClockDomain::SourceFile;
 }
@@ -205,6 +205,14 @@ void KinetoBuilder::complete(const Span& s, const KinetoEvent* args) {
         launches_.push_back(KernelLaunch{static_cast<std::uint32_t>(run_.activities.size()),
                                          args->grid, args->block, args->registers,
                                          args->shared_memory});
+    }
+    if (cls == LaneClass::Gpu && args && args->graph_node_id && *args->graph_node_id > 0) {
+        const std::int64_t graph =
+            std::clamp<std::int64_t>(args->graph_id.value_or(0), 0, 0xffffffffLL);
+        graph_nodes_.emplace_back(
+            static_cast<std::uint32_t>(run_.activities.size()),
+            trace::GraphNode{static_cast<std::uint32_t>(graph),
+                             static_cast<std::uint64_t>(*args->graph_node_id)});
     }
     run_.activities.push_back(a);
     external_ids_.push_back(external);

@@ -91,6 +91,8 @@ class KinetoBuilder : public TraceHandler {
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> external_ids_;  // parallel to run_.activities
     std::vector<KernelLaunch> launches_;
+    // Graph nodes by activity index; keyed by final lane and start in finish().
+    std::vector<std::pair<std::uint32_t, trace::GraphNode>> graph_nodes_;
     std::map<std::string, std::int64_t> unknown_categories_;
     std::map<std::string, std::string> members_;  // raw JSON of kept top-level members
     std::int64_t base_time_ns_ = 0;

@@ -21,12 +21,21 @@ bool is_gpu_work(const trace::Activity& a) {
 // it is built once every kernel has its final correlation id.
 void add_run_launches(const std::vector<KernelLaunch>& found, trace::RunData& run) {
     run.launches.reserve(found.size());
+    // The kernels of one cudaGraphLaunch share its correlation id: whose launch facts
+    // the key would give could not be told, so such kernels keep none.
+    std::unordered_map<std::uint32_t, int> kernels_of;
+    for (const auto& k : found) ++kernels_of[run.activities[k.activity].correlation];
+    std::size_t shared = 0;
     for (const auto& k : found) {
+        if (kernels_of[run.activities[k.activity].correlation] > 1) {
+            ++shared;
+            continue;
+        }
         run.launches.add(trace::KernelLaunch::from_counts(
             run.activities[k.activity].correlation, {k.grid[0], k.grid[1], k.grid[2]},
             {k.block[0], k.block[1], k.block[2]}, k.shared_memory, 0, k.registers_per_thread));
     }
-    if (std::size_t dropped = run.launches.finish(); dropped > 0)
+    if (std::size_t dropped = run.launches.finish() + shared; dropped > 0)
         run.count_diagnostic("kineto_launch_unkeyed", trace::Severity::Info,
                              static_cast<double>(dropped),
                              "kernels with grid/block args but no correlation id of their own "
@@ -162,6 +171,13 @@ trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     std::vector<std::uint16_t> remap = lanes_.finish(run_);
     for (auto& a : run_.activities) a.lane = remap[a.lane];
     for (auto& c : run_.counters) c.lane = remap[c.lane];
+    for (const auto& [i, node] : graph_nodes_)
+        run_.graphs.add(run_.activities[i].lane, run_.activities[i].start_ns, node);
+    if (std::size_t dropped = run_.graphs.finish(); dropped > 0)
+        run_.count_diagnostic("kineto_graph_node_repeated", trace::Severity::Info,
+                              static_cast<double>(dropped),
+                              "graph kernels starting on the same stream at the same time as "
+                              "another: the hover shows the first one's node");
 
     auto& steps = run_.steps;
     std::sort(steps.begin(), steps.end(), [](const trace::Step& a, const trace::Step& b) {

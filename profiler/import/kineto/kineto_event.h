@@ -43,6 +43,9 @@ struct KinetoEvent {
     std::int32_t registers = 0;
     std::int32_t shared_memory = 0;
     bool has_launch = false;
+    // "graph id", "graph node id" (Kineto from 2026, CUDA 12+); 0 outside a graph.
+    std::optional<std::int64_t> graph_id;
+    std::optional<std::int64_t> graph_node_id;
     std::string_view arg_name;  // args.name of metadata events
     std::optional<std::int64_t> sort_index;
     // Numeric args by (key, number text): the values of counter ("C") events.

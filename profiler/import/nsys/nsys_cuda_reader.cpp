@@ -1,5 +1,7 @@
 #include "nsys_cuda_reader.h"
 
+#include <algorithm>
+
 #include "nsys_database.h"
 #include "nsys_lane_map.h"
 #include "nsys_progress.h"
@@ -17,6 +19,9 @@ constexpr const char* kKernel = "CUPTI_ACTIVITY_KIND_KERNEL";
 constexpr const char* kMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY";
 constexpr const char* kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
 constexpr const char* kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+// One row per graph launch in exports traced with --cuda-graph-trace=graph, whose
+// kernels are then not in the kernel table.
+constexpr const char* kGraphTrace = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
 
 // Launch columns of the kernel table, in the order launch_at reads them. Exports too
 // old to have one read it as 0; those without gridX have no launch facts at all.
@@ -32,6 +37,13 @@ trace::KernelLaunch launch_at(sqlite3_stmt* s, int first, std::uint32_t correlat
     auto at = [&](int i) { return sqlite3_column_int64(s, first + i); };
     return trace::KernelLaunch::from_counts(correlation, {at(0), at(1), at(2)},
                                             {at(3), at(4), at(5)}, at(6), at(7), at(8));
+}
+
+// graphNodeId (NULL outside a graph) and graphId of a kernel, copy or memset row;
+// older exports lack graphId, and the oldest graphNodeId too (read as NULL).
+std::string graph_columns(const NsysDatabase& db, const char* table) {
+    return ", " + db.column_or(table, "graphNodeId", "NULL") + ", " +
+           db.column_or(table, "graphId", "NULL");
 }
 
 }  // namespace
@@ -58,6 +70,68 @@ void NsysCudaReader::read_all() {
     read_memcpys();
     read_memsets();
     read_syncs();
+    read_graph_launches();
+    if (graph_activities_ > 0)
+        run_.count_diagnostic("nsys_graph_node_activities", trace::Severity::Info,
+                              static_cast<double>(graph_activities_),
+                              "kernels, copies and memsets that ran as nodes of a CUDA graph "
+                              "(graphNodeId set); they link to their cudaGraphLaunch");
+    if (std::size_t dropped = run_.graphs.finish(); dropped > 0)
+        run_.count_diagnostic("nsys_graph_node_repeated", trace::Severity::Info,
+                              static_cast<double>(dropped),
+                              "graph activities starting on the same stream at the same "
+                              "nanosecond as another: the hover shows the first one's node");
+}
+
+// A node-level export names the graph only on kernels (and only from nsys 2023 on);
+// a copy or memset of the same launch takes the graph id of its launch's kernels.
+bool NsysCudaReader::graph_node(sqlite3_stmt* s, int first, const trace::Activity& a) {
+    if (sqlite3_column_type(s, first) == SQLITE_NULL) return false;
+    const std::int64_t node = sqlite3_column_int64(s, first);
+    if (node <= 0) return false;
+    std::int64_t graph =
+        sqlite3_column_type(s, first + 1) == SQLITE_NULL ? 0 : sqlite3_column_int64(s, first + 1);
+    if (graph > 0 && a.correlation != 0)
+        graph_of_launch_.emplace(a.correlation, static_cast<std::uint32_t>(graph));
+    if (graph <= 0)
+        if (auto it = graph_of_launch_.find(a.correlation); it != graph_of_launch_.end())
+            graph = it->second;
+    const auto id = static_cast<std::uint32_t>(std::clamp<std::int64_t>(graph, 0, 0xffffffffLL));
+    run_.graphs.add(a.lane, a.start_ns, {id, static_cast<std::uint64_t>(node)});
+    ++graph_activities_;
+    return true;
+}
+
+void NsysCudaReader::read_graph_launches() {
+    if (!db_.has_table(kGraphTrace)) return;
+    std::string sql = "SELECT " + stream_columns(kGraphTrace) + ", " +
+                      db_.column_or(kGraphTrace, "graphId", "0") + " FROM " + kGraphTrace;
+    std::unordered_map<std::int64_t, std::uint32_t> names;
+    std::int64_t rows = 0;
+    db_.for_each_row(sql, [&](sqlite3_stmt* s) {
+        Activity a = stream_activity(s);
+        const std::int64_t graph =
+            std::clamp<std::int64_t>(sqlite3_column_int64(s, 6), 0, 0xffffffffLL);
+        auto it = names.find(graph);
+        if (it == names.end())
+            it = names
+                     .emplace(graph,
+                              run_.strings.intern("[CUDA graph " + std::to_string(graph) + "]"))
+                     .first;
+        a.name = it->second;
+        a.kind = ActivityKind::Kernel;
+        push(a);
+        run_.graphs.add(a.lane, a.start_ns, {static_cast<std::uint32_t>(graph), 0});
+        ++rows;
+        progress_.row();
+        return true;
+    });
+    if (rows > 0)
+        run_.count_diagnostic(
+            "nsys_graph_level_trace", trace::Severity::Info, static_cast<double>(rows),
+            "CUDA graph launches traced at graph level (--cuda-graph-trace=graph): "
+            "each is one activity, its kernels are not in the export, and "
+            "attribution counts it as an unclassified kernel (gpu_compute)");
 }
 
 std::uint32_t NsysCudaReader::correlation(std::int64_t global_id, std::int64_t correlation_id) {
@@ -113,13 +187,19 @@ void NsysCudaReader::read_kernels() {
     std::string name = db_.has_column(kKernel, "demangledName") ? "demangledName" : "shortName";
     const bool launches = db_.has_column(kKernel, "gridX");
     std::string sql = "SELECT " + stream_columns(kKernel) + ", " + name +
-                      (launches ? launch_columns(db_) : std::string()) + " FROM " + kKernel;
+                      (launches ? launch_columns(db_) : std::string()) +
+                      graph_columns(db_, kKernel) + " FROM " + kKernel;
+    const int graph_at = launches ? 16 : 7;
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
         Activity a = stream_activity(s);
         a.name = strings_.intern(sqlite3_column_int64(s, 6));
         a.kind = ActivityKind::Kernel;
         push(a);
-        if (launches && a.correlation != 0) run_.launches.add(launch_at(s, 7, a.correlation));
+        // A graph's kernels share their launch's correlation id, the launch table's
+        // key, so their launch facts could not be told apart: none are kept.
+        const bool in_graph = graph_node(s, graph_at, a);
+        if (launches && a.correlation != 0 && !in_graph)
+            run_.launches.add(launch_at(s, 7, a.correlation));
         progress_.row();
         return true;
     });
@@ -132,7 +212,8 @@ void NsysCudaReader::read_kernels() {
 
 void NsysCudaReader::read_memcpys() {
     if (!db_.has_table(kMemcpy)) return;
-    std::string sql = "SELECT " + stream_columns(kMemcpy) + ", bytes, copyKind FROM " + kMemcpy;
+    std::string sql = "SELECT " + stream_columns(kMemcpy) + ", bytes, copyKind" +
+                      graph_columns(db_, kMemcpy) + " FROM " + kMemcpy;
     std::unordered_map<std::int64_t, std::uint32_t> names;
     std::int64_t unknown = 0;
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
@@ -148,6 +229,7 @@ void NsysCudaReader::read_memcpys() {
         a.name = it->second;
         a.kind = ActivityKind::Memcpy;
         push(a);
+        graph_node(s, 8, a);
         progress_.row();
         return true;
     });
@@ -161,7 +243,8 @@ void NsysCudaReader::read_memcpys() {
 void NsysCudaReader::read_memsets() {
     if (!db_.has_table(kMemset)) return;
     std::string sql = "SELECT " + stream_columns(kMemset) + ", " +
-                      db_.column_or(kMemset, "bytes", "0") + " FROM " + kMemset;
+                      db_.column_or(kMemset, "bytes", "0") + graph_columns(db_, kMemset) +
+                      " FROM " + kMemset;
     std::uint32_t name = run_.strings.intern("[CUDA memset]");
     db_.for_each_row(sql, [&](sqlite3_stmt* s) {
         Activity a = stream_activity(s);
@@ -169,6 +252,7 @@ void NsysCudaReader::read_memsets() {
         a.name = name;
         a.kind = ActivityKind::Memset;
         push(a);
+        graph_node(s, 7, a);
         progress_.row();
         return true;
     });

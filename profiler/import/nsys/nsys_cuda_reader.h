@@ -33,6 +33,10 @@ class NsysCudaReader {
     void read_memcpys();
     void read_memsets();
     void read_syncs();
+    void read_graph_launches();
+    // Records the graph node of `a` from the row's graphNodeId, graphId columns at
+    // `first`; false when the row ran outside a graph.
+    bool graph_node(sqlite3_stmt* s, int first, const trace::Activity& a);
     std::uint32_t correlation(std::int64_t global_id, std::int64_t correlation_id);
     // Kernels, copies and memsets share their first six columns: start, end, deviceId,
     // streamId, correlationId, globalPid; these place the activity on its stream's lane.
@@ -49,6 +53,8 @@ class NsysCudaReader {
     bool multi_process_ = false;
     std::unordered_map<std::uint64_t, std::uint32_t> remap_;     // (pid, correlation) -> run id
     std::unordered_map<std::uint32_t, std::uint16_t> api_lane_;  // for synchronization records
+    std::unordered_map<std::uint32_t, std::uint32_t> graph_of_launch_;  // correlation -> graphId
+    std::int64_t graph_activities_ = 0;
 };
 
 }  // namespace tokenscope::import

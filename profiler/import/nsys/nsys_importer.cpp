@@ -22,9 +22,10 @@ constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 std::int64_t total_rows(const NsysDatabase& db) {
     std::int64_t n = 0;
-    for (const char* t : {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL",
-                          "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-                          "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "GPU_METRICS"})
+    for (const char* t :
+         {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+          "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+          "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "NVTX_EVENTS", "GPU_METRICS"})
         n += db.count_rows(t);
     return n;
 }
