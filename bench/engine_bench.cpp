@@ -91,9 +91,10 @@ int main(int argc, char** argv) {
         written = writer->activities_written();
     }
     double write_s = seconds_since(t0);
-    std::printf("model run: llama-8b, batch 8, %lld tokens per request, %lld activities, "
-                "simulated and written in %.2f s\n\n",
-                static_cast<long long>(tokens), static_cast<long long>(written), write_s);
+    std::printf(
+        "model run: llama-8b, batch 8, %lld tokens per request, %lld activities, "
+        "simulated and written in %.2f s\n\n",
+        static_cast<long long>(tokens), static_cast<long long>(written), write_s);
 
     std::size_t steps = 0;
     double load_s = median_of(5, [&] {

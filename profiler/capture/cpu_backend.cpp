@@ -4,8 +4,8 @@
 
 #include "cpu_run_recorder.h"
 #include "cpu_run_spec.h"
-#include "kernels/cpu/reference_decoder.h"
 #include "failed_run.h"
+#include "kernels/cpu/reference_decoder.h"
 #include "memory_run_writer.h"
 
 namespace tokenscope::capture {

@@ -6,7 +6,7 @@ namespace tokenscope::import {
 
 // A foreign trace that cannot be read: "trace.json.gz: truncated gzip stream".
 class ImportError : public trace::FileError {
-public:
+  public:
     using trace::FileError::FileError;
 };
 

@@ -6,7 +6,7 @@ namespace tokenscope::store {
 
 // A missing, truncated, corrupt, foreign or too-new .tokenscope file.
 class StoreError : public trace::FileError {
-public:
+  public:
     using trace::FileError::FileError;
 };
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "store/store_error.h"
 #include "store/schema.h"
+#include "store/store_error.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"

@@ -4,9 +4,9 @@
 
 #include "trace/run_label.h"
 
+using tokenscope::trace::run_label;
 using tokenscope::trace::RunInfo;
 using tokenscope::trace::Source;
-using tokenscope::trace::run_label;
 
 TEST(RunLabel, ModelRunsAreMarkedOnce) {
     RunInfo info;

@@ -1,8 +1,8 @@
 // KinetoBuilder's end-of-file work: everything that needs the whole trace.
 #include <algorithm>
-#include <unordered_map>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 #include "kineto_builder.h"
 
