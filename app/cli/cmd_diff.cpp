@@ -3,9 +3,9 @@
 #include "analysis/diff.h"
 #include "arg_parser.h"
 #include "commands.h"
-#include "json_out.h"
 #include "diff_report.h"
 #include "heatmap_options.h"
+#include "json_out.h"
 #include "run_loader.h"
 
 namespace tokenscope::cli {

@@ -43,12 +43,12 @@ struct StepAttribution {
 // Kernels: NCCL collectives (trace::is_collective_kernel) -> Nvlink where the run's GPU
 // has NVLink links (GpuInfo::nvlink_links > 0), else Pcie; other kernels:
 // FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
-// else GpuCompute (unclassified counts as compute, docs/attribution.md, Memory- or compute-bound kernels). An intensity
-// exactly at the ridge point is compute-bound (the roofline's two limits meet there,
-// and "memory-bound" is defined as strictly below). Copies: D2D -> GpuMemory,
-// P2P -> Nvlink, H2D/D2H and copies of unknown direction -> Pcie, H2H -> Cpu (host work
-// the driver does inside the copy call). Api/Sync/Range/Marker -> nullopt: they count as
-// Cpu only on the driving lane (see Coverage).
+// else GpuCompute (unclassified counts as compute, docs/attribution.md, Memory- or compute-bound
+// kernels). An intensity exactly at the ridge point is compute-bound (the roofline's two limits
+// meet there, and "memory-bound" is defined as strictly below). Copies: D2D -> GpuMemory, P2P ->
+// Nvlink, H2D/D2H and copies of unknown direction -> Pcie, H2H -> Cpu (host work the driver does
+// inside the copy call). Api/Sync/Range/Marker -> nullopt: they count as Cpu only on the driving
+// lane (see Coverage).
 std::optional<Category> classify(const trace::Activity& a, const trace::RunData& run,
                                  const AttributionOptions& options);
 

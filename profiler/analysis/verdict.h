@@ -14,8 +14,8 @@
 
 namespace tokenscope::analysis {
 
-// The verdict rules of docs/attribution.md, Verdicts; each fires when its value is strictly above its
-// threshold.
+// The verdict rules of docs/attribution.md, Verdicts; each fires when its value is strictly above
+// its threshold.
 struct VerdictOptions {
     double transfer_share = 0.25;    // (nvlink + pcie) / total step time
     double scheduling_p95_ns = 3e6;  // P95 of per-step scheduling time

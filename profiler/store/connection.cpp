@@ -24,9 +24,9 @@ Connection::Connection(const std::string& path, bool read_only) : path_(path) {
     if (read_only) guard_untrusted();
 }
 
-// Whatever is opened read-only may come from someone else (docs/hostile-input.md). Only a file stamped as ours is checked further: another application's
-// database gets check_identity's "not a Tokenscope file" instead, so the
-// opener can hand it to the importer of its format.
+// Whatever is opened read-only may come from someone else (docs/hostile-input.md). Only a file
+// stamped as ours is checked further: another application's database gets check_identity's "not a
+// Tokenscope file" instead, so the opener can hand it to the importer of its format.
 void Connection::guard_untrusted() {
     UntrustedSqlite::harden(db_);
     sqlite3_stmt* st = nullptr;
