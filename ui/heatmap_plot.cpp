@@ -93,8 +93,8 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
     rebuild();
 }
 
-void HeatmapPlot::setHeatmap(HeatmapPlotData data) {
-    data_ = std::move(data);
+void HeatmapPlot::setHeatmap(HeatmapPlotData plot_data) {
+    data_ = std::move(plot_data);
     rebuild();
 }
 

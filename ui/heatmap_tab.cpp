@@ -154,13 +154,13 @@ void HeatmapTab::recompute() {
     const analysis::HeatmapSpec spec = controls_->spec();
     const QString what = tr("Computing the heatmap…");
     status_->setText(what);
-    auto data = run_.data;  // shared: stays alive while the job reads it
+    auto run_data = run_.data;  // shared: stays alive while the job reads it
     // A newer query supersedes and stops this one; its result is then dropped unseen.
     query_->run(
         what,
-        [data, spec](const trace::StopToken& stop) -> Job {
+        [run_data, spec](const trace::StopToken& stop) -> Job {
             try {
-                return Job{analysis::compute_heatmap(*data, spec, stop), {}};
+                return Job{analysis::compute_heatmap(*run_data, spec, stop), {}};
             } catch (const trace::Cancelled&) {
                 throw;  // not a failure: the query drops it silently
             } catch (const std::exception& e) {
@@ -181,8 +181,8 @@ void HeatmapTab::showJob(const Job& job) {
         return;
     }
     map_ = job.map;
-    HeatmapPlotData data = HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
-    data.title = title(map_->spec);
+    HeatmapPlotData plot_data = HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
+    plot_data.title = title(map_->spec);
     std::int64_t samples = 0;
     for (const auto& cell : map_->cells) samples += cell.count;
     std::size_t flagged = 0;
@@ -194,7 +194,7 @@ void HeatmapTab::showJob(const Job& job) {
                          .arg(samples)
                          .arg(flagged));
     plot_->setEmptyText(tr("No samples for this metric in this run."));
-    plot_->setHeatmap(std::move(data));
+    plot_->setHeatmap(std::move(plot_data));
     export_->setEnabled(true);
     emit heatmapReady();
 }

@@ -93,11 +93,11 @@ void TokenTable::recompute() {
     options.count = kSlowest;
     if (request != 0) options.request = request;
     status_->setText(tr("Finding the tokens' iterations…"));
-    auto data = run_.data;
+    auto run_data = run_.data;
     query_->run(
         tr("Explaining the slowest tokens…"),
-        [data, options](const trace::StopToken& stop) {
-            return analysis::slowest_tokens(*data, options, stop);
+        [run_data, options](const trace::StopToken& stop) {
+            return analysis::slowest_tokens(*run_data, options, stop);
         },
         [this, request](std::vector<analysis::SlowToken> tokens) {
             const std::size_t n = tokens.size();
