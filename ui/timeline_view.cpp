@@ -333,11 +333,12 @@ void TimelineView::clickAt(QPoint pos) {
                                     .arg(QString::fromStdString(analysis::describe_batch(st.batch)))
                                     .arg(duration));
         else
-            emit detailsChanged(QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
-                                    .arg(st.request)
-                                    .arg(st.index)
-                                    .arg(view_of(trace::to_string(st.phase)))
-                                    .arg(duration));
+            emit detailsChanged(
+                QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
+                    .arg(st.request)
+                    .arg(st.index)
+                    .arg(view_of(trace::to_string(st.phase)))
+                    .arg(duration));
         selectRange(st.start_ns, st.end_ns);
     } else if (scene_.has_selection) {
         clearSelection();
