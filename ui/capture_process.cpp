@@ -67,13 +67,24 @@ bool CaptureProcess::start(const QStringList& run_arguments) {
     process_->setWorkingDirectory(QString());
     process_->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
     capture_ = false;
+    sweep_ = false;
     return launch(args);
+}
+
+bool CaptureProcess::startSweep(const QStringList& sweep_arguments) {
+    if (running()) return false;
+    process_->setWorkingDirectory(QString());
+    process_->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    capture_ = false;
+    sweep_ = true;
+    return launch(sweep_arguments);
 }
 
 bool CaptureProcess::startCapture(const CaptureChild& child) {
     if (running()) return false;
     apply_environment(child, *process_);
     capture_ = true;
+    sweep_ = false;
     return launch(child.arguments);
 }
 
@@ -82,6 +93,7 @@ bool CaptureProcess::launch(const QStringList& args) {
     last_error_line_.clear();
     done_file_.clear();
     done_run_id_ = -1;
+    last_sweep_run_ = 0;
     tail_.clear();
     process_->setProgram(program_);
     process_->setArguments(args);
@@ -151,8 +163,22 @@ void CaptureProcess::readErrors() {
 void CaptureProcess::parseLine(const QByteArray& line) {
     // Anything that is not one of the two JSON shapes is ignored: the CLI may
     // print other lines in later versions.
+    // sweep's closing line (app/cli/cmd_sweep.cpp): "sweep N: P points x R repeats; ... in FILE".
+    static const QRegularExpression swept(QStringLiteral("^sweep (\\d+): .* in (.+)$"));
+    if (const auto m = swept.match(QString::fromLocal8Bit(line)); sweep_ && m.hasMatch()) {
+        done_run_id_ = m.captured(1).toLongLong();
+        done_file_ = m.captured(2);
+        return;
+    }
     const QJsonObject object = QJsonDocument::fromJson(line).object();
-    if (object.contains(QStringLiteral("progress"))) {
+    if (object.contains(QStringLiteral("sweep"))) {
+        const QJsonObject p = object.value(QStringLiteral("sweep")).toObject();
+        if (const qint64 id = p.value(QStringLiteral("run_id")).toInteger(); id > 0)
+            last_sweep_run_ = id;  // warm-ups report 0
+        if (state_ == State::Running)
+            emit progress(p.value(QStringLiteral("done")).toInteger(),
+                          p.value(QStringLiteral("total")).toInteger());
+    } else if (object.contains(QStringLiteral("progress"))) {
         const QJsonObject p = object.value(QStringLiteral("progress")).toObject();
         if (state_ == State::Running)
             emit progress(p.value(QStringLiteral("done")).toInteger(),
@@ -188,7 +214,10 @@ void CaptureProcess::onExit(int code, QProcess::ExitStatus status) {
             QDir(process_->workingDirectory().isEmpty() ? QDir::currentPath()
                                                         : process_->workingDirectory())
                 .absoluteFilePath(done_file_);
-        emit finished(file, done_run_id_);
+        if (sweep_)
+            emit sweepFinished(file, done_run_id_);
+        else
+            emit finished(file, done_run_id_);
         return;
     }
     emit failed(failureMessage(code, status));

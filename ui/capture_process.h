@@ -39,6 +39,11 @@ class CaptureProcess : public QObject {
     // Starts `child` (see capture_child()) in its folder and environment; false
     // (and nothing done) while a child runs.
     bool startCapture(const CaptureChild& child);
+    // Runs `tokenscope-cli` with `sweep_arguments` (see sweep_child(): sweep ...
+    // --progress json): one progress() per run, warm-ups included, and
+    // sweepFinished() with the sweep's id. Cancelling keeps the finished runs (the
+    // CLI stores each as it ends), so `sweep --resume` can continue.
+    bool startSweep(const QStringList& sweep_arguments);
     // Sends SIGTERM and, without blocking, waits for the child; it is killed if it
     // does not exit within a few seconds. Ends in cancelled(), never finished().
     void cancel();
@@ -48,10 +53,13 @@ class CaptureProcess : public QObject {
     QString commandLine() const;
     // The child's last lines of output, stdout and stderr as they came.
     QStringList outputTail() const { return tail_; }
+    // In a sweep, the last counted run stored so far (0: none yet).
+    qint64 lastSweepRun() const { return last_sweep_run_; }
 
   signals:
     void progress(qint64 done, qint64 total);
     void finished(const QString& file, qint64 run_id);
+    void sweepFinished(const QString& file, qint64 sweep_id);
     void failed(const QString& message);
     void cancelled();
     void outputLine(const QString& line);
@@ -76,7 +84,9 @@ class CaptureProcess : public QObject {
     QString last_error_line_;
     QString done_file_;
     qint64 done_run_id_ = -1;
+    qint64 last_sweep_run_ = 0;
     bool capture_ = false;  // startCapture(): plain text, not JSON lines
+    bool sweep_ = false;    // startSweep(): sweep JSON lines and its closing line
     QStringList tail_;
 };
 

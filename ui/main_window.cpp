@@ -304,6 +304,7 @@ RunLauncherDialog* MainWindow::newRun() {
     auto* dialog = new RunLauncherDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &RunLauncherDialog::runFinished, this, &MainWindow::openLaunchedRun);
+    connect(dialog, &RunLauncherDialog::sweepFinished, sweep_, &SweepTab::revealWhenLoaded);
     dialog->open();
     return dialog;
 }

@@ -29,6 +29,7 @@
 #include "external_command.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
+#include "sweep_launch_form.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -74,11 +75,14 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
     fields->setContentsMargins(0, 0, 0, 0);
     mode_ = new QComboBox(form_);
     mode_->setObjectName(QStringLiteral("modeBox"));
-    mode_->addItems({tr("Built-in decode"), tr("Your own program (tokenscope-cli capture)")});
+    mode_->addItems({tr("Built-in decode"), tr("Your own program (tokenscope-cli capture)"),
+                     tr("Sweep (tokenscope-cli sweep)")});
     external_ = new ExternalCommandForm(form_);
+    sweep_form_ = new SweepLaunchForm(form_);
     for (QWidget* w : std::initializer_list<QWidget*>{mode_, buildWorkload(), buildStrategy(),
-                                                      buildBackend(), external_})
+                                                      buildBackend(), external_, sweep_form_})
         fields->addWidget(w);
+    connect(sweep_form_, &SweepLaunchForm::changed, this, &RunLauncherDialog::updateProblem);
     fields->addWidget(buildOutput());
     connect(mode_, &QComboBox::currentIndexChanged, this, &RunLauncherDialog::updateMode);
     connect(external_, &ExternalCommandForm::changed, this, &RunLauncherDialog::updateProblem);
@@ -117,16 +121,25 @@ void RunLauncherDialog::connectProcess() {
             0, static_cast<int>(std::min<qint64>(total, std::numeric_limits<int>::max())));
         progress_->setValue(
             static_cast<int>(std::min<qint64>(done, std::numeric_limits<int>::max())));
-        setStatus(tr("Decoding: iteration %1 of %2").arg(done).arg(total), false);
+        setStatus(sweepMode() ? sweep_status(done, total, sweep_clock_.elapsed())
+                              : tr("Decoding: iteration %1 of %2").arg(done).arg(total),
+                  false);
     });
     connect(process_, &CaptureProcess::finished, this, &RunLauncherDialog::onFinished);
+    connect(process_, &CaptureProcess::sweepFinished, this, [this](const QString& file) {
+        emit sweepFinished(file);
+        onFinished(file, process_->lastSweepRun());
+    });
     connect(process_, &CaptureProcess::failed, this, [this](const QString& message) {
         setRunning(false);
         setStatus(tr("The run failed: %1").arg(message), true);
     });
     connect(process_, &CaptureProcess::cancelled, this, [this] {
         setRunning(false);
-        setStatus(tr("Cancelled; nothing of the run was kept."), false);
+        setStatus(sweepMode() ? tr("Cancelled; the finished runs are kept (tokenscope-cli sweep "
+                                   "--resume continues).")
+                              : tr("Cancelled; nothing of the run was kept."),
+                  false);
         if (close_when_cancelled_) QDialog::reject();
     });
 }
@@ -135,12 +148,18 @@ bool RunLauncherDialog::externalMode() const {
     return mode_->currentIndex() == 1;
 }
 
+bool RunLauncherDialog::sweepMode() const {
+    return mode_->currentIndex() == 2;
+}
+
 void RunLauncherDialog::updateMode() {
     // The built-in fields' group boxes are their widgets' parents.
     for (QWidget* w : std::initializer_list<QWidget*>{preset_, strategy_, backend_})
-        w->parentWidget()->setVisible(!externalMode());
+        w->parentWidget()->setVisible(mode_->currentIndex() == 0);
     for (QWidget* w : std::initializer_list<QWidget*>{external_, tail_})
         w->setVisible(externalMode());
+    sweep_form_->setVisible(sweepMode());
+    name_->setEnabled(!sweepMode());  // the sweep form names the sweep
     updateProblem();
 }
 
@@ -288,6 +307,7 @@ void RunLauncherDialog::updateBackend() {
 
 QString RunLauncherDialog::problem() const {
     if (externalMode()) return external_->problem(output_->text());
+    if (sweepMode()) return sweep_child(sweep_form_->launch(output_->text())).problem;
     const auto shape = kernels::find_model_preset(preset_->currentText().toStdString());
     if (!shape) return tr("unknown workload preset '%1'").arg(preset_->currentText());
     const int b = backend_->currentIndex();
@@ -356,6 +376,10 @@ bool RunLauncherDialog::start() {
         return process_->startCapture(capture_child(external_->command(output_->text())));
     }
     setStatus(tr("Starting tokenscope-cli…"), false);
+    if (sweepMode()) {
+        sweep_clock_.start();
+        return process_->startSweep(sweep_child(sweep_form_->launch(output_->text())).arguments);
+    }
     process_->start(arguments());
     return true;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDialog>
+#include <QElapsedTimer>
 #include <QString>
 #include <QStringList>
 
@@ -19,12 +20,14 @@ namespace tokenscope::ui {
 
 class CaptureProcess;
 class ExternalCommandForm;
+class SweepLaunchForm;
 
 // File > New Run: choose a workload, strategy, backend and output file, then run
 // `tokenscope-cli run` as a child (CaptureProcess) with a progress bar. Cancel
 // stops the child, which abandons the run; only a finished run is announced.
 // Or, in the external-command mode, trace the user's own program through a
-// `tokenscope-cli capture` child, with its output tail.
+// `tokenscope-cli capture` child, with its output tail; or, in the sweep mode, run a
+// `tokenscope-cli sweep` child over a typed grid, with an ETA, and open its file.
 class RunLauncherDialog : public QDialog {
     Q_OBJECT
   public:
@@ -34,6 +37,8 @@ class RunLauncherDialog : public QDialog {
     QStringList arguments() const;
     // True in the external-command mode (your own program).
     bool externalMode() const;
+    // True in the sweep mode (a child tokenscope-cli sweep over the form's grid).
+    bool sweepMode() const;
     // Empty when the choices can run; otherwise the first problem, naming the field.
     QString problem() const;
     // A fresh file name in the user's data folder, so runs never pile up in one file.
@@ -60,6 +65,7 @@ class RunLauncherDialog : public QDialog {
     QLabel* statusLabel() const { return status_; }
     CaptureProcess* process() const { return process_; }
     ExternalCommandForm* externalForm() const { return external_; }
+    SweepLaunchForm* sweepForm() const { return sweep_form_; }
 
   public slots:
     // Starts the child; false (with the reason in the status line) when it cannot.
@@ -71,6 +77,8 @@ class RunLauncherDialog : public QDialog {
   signals:
     // The child finished and the run is in `file`.
     void runFinished(const QString& file, qint64 run_id);
+    // A sweep finished into `file` (runFinished() names its last run too).
+    void sweepFinished(const QString& file);
 
   private:
     QWidget* buildWorkload();
@@ -92,6 +100,8 @@ class RunLauncherDialog : public QDialog {
     CaptureProcess* process_;
     QComboBox* mode_ = nullptr;
     ExternalCommandForm* external_ = nullptr;
+    SweepLaunchForm* sweep_form_ = nullptr;
+    QElapsedTimer sweep_clock_;
     QPlainTextEdit* tail_ = nullptr;
     QComboBox* preset_ = nullptr;
     QLabel* shape_ = nullptr;

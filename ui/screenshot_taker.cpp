@@ -13,6 +13,7 @@
 #include "heatmap_tab.h"
 #include "main_window.h"
 #include "run_list_model.h"
+#include "sweep_tab.h"
 #include "timeline_tab.h"
 #include "timeline_view.h"
 
@@ -95,6 +96,17 @@ void ScreenshotTaker::onOpened(int count) {
         }
         shots_.pop_back();  // one run of the user's: no comparison to show
     }
+    // A file that holds a sweep shows it too (the tab reads it off the GUI thread).
+    SweepTab* sweep = window_->sweepTab();
+    if (!file_.isEmpty() && (sweep->busy() || sweep->hasSweep()))
+        shots_.push_back({QStringLiteral("sweep.png"), sweep, {}, [this, sweep] {
+                              if (sweep->busy()) return false;
+                              if (!sweep->hasSweep()) return true;  // skipped
+                              // The window adds the tab once the sweep is read: bring it up.
+                              if (window_->tabs()->indexOf(sweep) < 0) return false;
+                              window_->tabs()->setCurrentWidget(sweep);
+                              return true;
+                          }});
     // Wide enough docks that run names and the rule table are readable.
     auto* runs = window_->findChild<QDockWidget*>(QStringLiteral("runs_dock"));
     auto* attribution = window_->findChild<QDockWidget*>(QStringLiteral("attribution_dock"));
@@ -125,7 +137,9 @@ void ScreenshotTaker::poll() {
     if (++settle_polls_ < kSettlePolls) return;
     poll_->stop();
     const QString path = QDir(dir_).filePath(shot.file);
-    if (!window_->grab().save(path)) {
+    // The file turned out to hold no sweep: nothing to show, not a failure.
+    const bool skip = shot.tab == window_->sweepTab() && !window_->sweepTab()->hasSweep();
+    if (!skip && !window_->grab().save(path)) {
         fail(tr("cannot write %1").arg(path));
         return;
     }

@@ -179,6 +179,66 @@ void SweepPlot::drawKnee(QCustomPlot* plot, const analysis::SweepCurve& c, const
     add_title(plot, title);
 }
 
+void SweepPlot::drawStrategies(QCustomPlot* plot, const std::vector<analysis::StrategyRow>& rows,
+                               const QString& title) {
+    plot->clearPlottables();
+    for (auto* g : plot->findChildren<QCPBarsGroup*>(Qt::FindDirectChildrenOnly)) delete g;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        ticker->addTick(static_cast<double>(i),
+                        QString::fromStdString(rows[i].strategy) +
+                            (rows[i].context.empty()
+                                 ? QString()
+                                 : QStringLiteral("\n") + QString::fromStdString(rows[i].context)));
+    auto* group = new QCPBarsGroup(plot);
+    struct Series {
+        const char* name;
+        double analysis::StrategyRow::*value;
+        double analysis::StrategyRow::*std;  // nullptr: no error bars
+        QColor colour;
+    };
+    const Series series[] = {
+        {"TTFT P50", &analysis::StrategyRow::ttft_p50, &analysis::StrategyRow::ttft_std,
+         QColor(30, 100, 200)},
+        {"TTFT P90", &analysis::StrategyRow::ttft_p90, nullptr, QColor(120, 170, 230)},
+        {"TPOT P50", &analysis::StrategyRow::tpot_p50, &analysis::StrategyRow::tpot_std,
+         QColor(220, 90, 30)},
+        {"TPOT P90", &analysis::StrategyRow::tpot_p90, nullptr, QColor(240, 170, 120)},
+    };
+    for (const auto& s : series) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setName(QString::fromLatin1(s.name) + (s.std ? QStringLiteral(" (±1 std)") : ""));
+        bars->setBrush(s.colour);
+        bars->setPen(QPen(s.colour.darker(130)));
+        bars->setWidth(0.18);
+        bars->setBarsGroup(group);
+        QVector<double> keys, values, errors;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double v = rows[i].*s.value;
+            keys.push_back(static_cast<double>(i));
+            values.push_back(std::isnan(v) ? 0.0 : v * 1e-6);  // no TPOT: an absent bar
+            errors.push_back(s.std && !std::isnan(rows[i].*s.std) ? rows[i].*s.std * 1e-6 : 0.0);
+        }
+        bars->setData(keys, values, true);
+        if (!s.std) continue;
+        auto* err = new QCPErrorBars(plot->xAxis, plot->yAxis);
+        err->removeFromLegend();
+        err->setDataPlottable(bars);
+        err->setData(errors);
+        err->setPen(QPen(Qt::black, 1.5));
+    }
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(-0.6, static_cast<double>(rows.size()) - 0.4);
+    plot->yAxis->setLabel(QStringLiteral("ms (requests of all counted runs)"));
+    plot->rescaleAxes(true);
+    plot->xAxis->setRange(-0.6, static_cast<double>(rows.size()) - 0.4);
+    const QCPRange y = plot->yAxis->range();
+    plot->yAxis->setRange(0.0, y.upper > 0 ? y.upper * 1.15 : 1.0);
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    add_title(plot, title);
+}
+
 bool render_sweep_image(SweepImage kind, const std::vector<analysis::SweepPointSummary>& points,
                         const std::vector<std::string>& axes, const analysis::SweepCurve& curve,
                         const QString& title, const QString& path, QSize size, int dpi,
@@ -192,7 +252,11 @@ bool render_sweep_image(SweepImage kind, const std::vector<analysis::SweepPointS
     if (const QString bad = PlotExporter::checkSize(size, dpi); !bad.isEmpty()) return fail(bad);
     QCustomPlot plot;
     plot.resize(PlotExporter::layoutSize(size, dpi));
-    if (kind == SweepImage::Grid) {
+    if (kind == SweepImage::Strategies) {
+        const auto rows = analysis::strategy_comparison(points, axes);
+        if (rows.empty()) return fail(QStringLiteral("the sweep has no strategy axis"));
+        SweepPlot::drawStrategies(&plot, rows, title);
+    } else if (kind == SweepImage::Grid) {
         const auto grid = SweepPlot::gridOf(points, axes);
         if (grid.rows.isEmpty())
             return fail(QStringLiteral("the sweep has no batch and prompt axes"));

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <vector>
 
+#include "analysis/sweep/strategy_comparison.h"
 #include "analysis/sweep/sweep_curve.h"
 #include "analysis/sweep/sweep_summary.h"
 
@@ -33,10 +34,14 @@ class SweepPlot {
                            const QString& title);
     static void drawKnee(QCustomPlot* plot, const analysis::SweepCurve& curve,
                          const QString& title);
+    // Decoding strategies side by side: TTFT and TPOT P50 and P90 bars per strategy
+    // (ms), the P50 bars with +-1 std error bars.
+    static void drawStrategies(QCustomPlot* plot, const std::vector<analysis::StrategyRow>& rows,
+                               const QString& title);
 };
 
 // Which view an image shows.
-enum class SweepImage { Grid, Pareto, Knee };
+enum class SweepImage { Grid, Pareto, Knee, Strategies };
 
 // Renders one view without a window and saves it by the extension of `path` (.png,
 // .svg, .pdf; see PlotExporter). Needs a QApplication. False with `error` naming

@@ -3,16 +3,19 @@
 #include <qcustomplot.h>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
+#include <fstream>
 
 #include "background_query.h"
 #include "plot_exporter.h"
@@ -73,6 +76,8 @@ SweepTab::SweepTab(QWidget* parent)
     grid_plot_ = new_plot(QStringLiteral("sweepGrid"), this);
     pareto_plot_ = new_plot(QStringLiteral("sweepPareto"), this);
     knee_plot_ = new_plot(QStringLiteral("sweepKnee"), this);
+    strategy_plot_ = new_plot(QStringLiteral("sweepStrategies"), this);
+    strategy_plot_->hide();  // shown for a sweep with a strategy axis
     grid_plot_->setMouseTracking(true);
     grid_plot_->installEventFilter(this);
     table_ = new QTableView(this);
@@ -90,6 +95,7 @@ SweepTab::SweepTab(QWidget* parent)
     plots->addWidget(grid_plot_);
     plots->addWidget(pareto_plot_);
     plots->addWidget(knee_plot_);
+    plots->addWidget(strategy_plot_);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(plots);
     split->addWidget(table_);
@@ -132,6 +138,8 @@ QWidget* SweepTab::buildControls() {
                [this] { chooseExport(SweepImage::Pareto); });
     add_button(QStringLiteral("exportKnee"), tr("Export knee…"),
                [this] { chooseExport(SweepImage::Knee); });
+    add_button(QStringLiteral("exportStrategies"), tr("Export strategies…"),
+               [this] { chooseStrategyExport(); });
     add_button(QStringLiteral("exportTable"), tr("Export table…"), [this] { chooseTableExport(); });
     return bar;
 }
@@ -163,8 +171,18 @@ void SweepTab::openFiles(const QStringList& paths) {
             }
             data_ = d;
             summarize();
-            emit sweepLoaded(true);
+            emit sweepLoaded(true);  // the window adds this tab
+            if (!reveal_path_.isEmpty() && QFileInfo(reveal_path_) == QFileInfo(d->path)) reveal();
         });
+}
+
+void SweepTab::reveal() {
+    reveal_path_.clear();
+    for (QWidget* w = parentWidget(); w != nullptr; w = w->parentWidget())
+        if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+            tabs->setCurrentWidget(this);
+            return;
+        }
 }
 
 void SweepTab::setSla(std::optional<double> ttft_ms, std::optional<double> tpot_ms) {
@@ -197,6 +215,7 @@ void SweepTab::summarize() {
 void SweepTab::showSummary(const Summary& s) {
     points_ = s.points;
     curve_ = s.curve;
+    strategies_ = analysis::strategy_comparison(points_, data_->axes);
     grid_ = SweepPlot::gridOf(points_, data_->axes);
     model_->setPoints(points_, data_->axes);
     mapCells();
@@ -231,7 +250,11 @@ QString SweepTab::title(const QString& what) const {
 }
 
 void SweepTab::redraw() {
-    for (QCustomPlot* plot : {grid_plot_, pareto_plot_, knee_plot_}) reset_plot(plot);
+    for (QCustomPlot* plot : {grid_plot_, pareto_plot_, knee_plot_, strategy_plot_})
+        reset_plot(plot);
+    strategy_plot_->setVisible(!strategies_.empty());
+    if (!strategies_.empty())
+        SweepPlot::drawStrategies(strategy_plot_, strategies_, title(tr("Decoding strategies")));
     if (!grid_.rows.isEmpty()) SweepPlot::drawGrid(grid_plot_, grid_, title(tr("SLA attainment")));
     if (!curve_.x.empty()) {
         SweepPlot::drawPareto(pareto_plot_, curve_, title(tr("Pareto")));
@@ -242,7 +265,7 @@ void SweepTab::redraw() {
             plot->yAxis->scaleRange(1.1);
         }
     }
-    for (QCustomPlot* plot : {grid_plot_, pareto_plot_, knee_plot_}) plot->replot();
+    for (QCustomPlot* plot : {grid_plot_, pareto_plot_, knee_plot_, strategy_plot_}) plot->replot();
 }
 
 int SweepTab::rowOfCell(int row, int column) const {
@@ -308,9 +331,10 @@ void SweepTab::requestRow(int row) {
 }
 
 bool SweepTab::exportImage(SweepImage kind, const QString& path, QString* error) {
-    QCustomPlot* plot = kind == SweepImage::Grid     ? grid_plot_
-                        : kind == SweepImage::Pareto ? pareto_plot_
-                                                     : knee_plot_;
+    QCustomPlot* plot = kind == SweepImage::Grid         ? grid_plot_
+                        : kind == SweepImage::Pareto     ? pareto_plot_
+                        : kind == SweepImage::Strategies ? strategy_plot_
+                                                         : knee_plot_;
     // The plot as on screen, at least 640x480 so a small pane still gives a usable image.
     const QSize size = plot->size().expandedTo(QSize(640, 480));
     return PlotExporter::save(plot, path, size, 96, error);
@@ -318,6 +342,28 @@ bool SweepTab::exportImage(SweepImage kind, const QString& path, QString* error)
 
 bool SweepTab::exportTable(const QString& path, QString* error) const {
     return model_->saveCsv(path, error);
+}
+
+bool SweepTab::exportStrategies(const QString& path, QString* error) {
+    auto fail = [&](const QString& why) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+        return false;
+    };
+    if (strategies_.empty()) return fail(tr("the sweep has no strategy axis"));
+    if (PlotExporter::formatOf(path) != PlotExporter::Format::Csv)
+        return exportImage(SweepImage::Strategies, path, error);
+    std::ofstream out(path.toStdString(), std::ios::trunc);
+    analysis::write_strategy_csv(out, strategies_);
+    out.flush();
+    return out ? true : fail(tr("cannot write the file"));
+}
+
+void SweepTab::chooseStrategyExport() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export strategies"), QString(), tr("Images or CSV (*.png *.svg *.pdf *.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportStrategies(path, &error)) status_->setText(tr("Export failed: %1").arg(error));
 }
 
 void SweepTab::chooseExport(SweepImage kind) {

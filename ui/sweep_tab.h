@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "analysis/sweep/strategy_comparison.h"
 #include "analysis/sweep/sweep_curve.h"
 #include "sweep_loader.h"
 #include "sweep_plot.h"
@@ -23,7 +24,8 @@ class BackgroundQuery;
 class SweepPointModel;
 
 // The Sweep tab (docs/sweeps.md, Views): the SLA-attainment grid (batch x prompt),
-// the Pareto plot with frontier, fit and knee, the knee plot and the point table,
+// the Pareto plot with frontier, fit and knee, the knee plot, the decoding strategies
+// side by side (when the sweep has a strategy axis) and the point table,
 // all for the SLA bounds above them; an edited bound re-summarizes the sweep off
 // the GUI thread and redraws. Reading the file is a background query too.
 class SweepTab : public QWidget {
@@ -55,6 +57,16 @@ class SweepTab : public QWidget {
 
     bool exportImage(SweepImage kind, const QString& path, QString* error = nullptr);
     bool exportTable(const QString& path, QString* error = nullptr) const;
+    // The strategy comparison (empty without a strategy axis) and its plot; its export
+    // takes .png, .svg, .pdf or .csv (analysis::write_strategy_csv).
+    const std::vector<analysis::StrategyRow>& strategies() const { return strategies_; }
+    QCustomPlot* strategyPlot() const { return strategy_plot_; }
+    bool exportStrategies(const QString& path, QString* error = nullptr);
+
+  public slots:
+    // Brings this tab to the front of its tab widget once `path` has been read with
+    // a sweep in it (a sweep the run launcher just finished).
+    void revealWhenLoaded(const QString& path) { reveal_path_ = path; }
 
   signals:
     void sweepLoaded(bool has_sweep);
@@ -80,13 +92,18 @@ class SweepTab : public QWidget {
     void requestRow(int row);
     void chooseExport(SweepImage kind);
     void chooseTableExport();
+    void chooseStrategyExport();
     QString title(const QString& what) const;
 
+    void reveal();
+
     std::shared_ptr<const SweepData> data_;
+    QString reveal_path_;
     std::vector<analysis::SweepPointSummary> points_;
     SweepPlot::Grid grid_;
     std::vector<std::vector<int>> cell_rows_;  // [grid row][column] -> table row
     analysis::SweepCurve curve_;
+    std::vector<analysis::StrategyRow> strategies_;
 
     BackgroundQuery* load_;
     BackgroundQuery* query_;
@@ -96,6 +113,7 @@ class SweepTab : public QWidget {
     QCustomPlot* grid_plot_ = nullptr;
     QCustomPlot* pareto_plot_ = nullptr;
     QCustomPlot* knee_plot_ = nullptr;
+    QCustomPlot* strategy_plot_ = nullptr;
     QTableView* table_ = nullptr;
     SweepPointModel* model_ = nullptr;
 };

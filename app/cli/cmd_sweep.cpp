@@ -59,7 +59,9 @@ ArgParser make_parser() {
     p.option("duration", "T", "serving: arrival window, e.g. 60s, 10m (60s)");
     p.option("policy", "P", "serving: fcfs, static or dynamic admission across tenants (fcfs)");
     p.option("tenants", "LIST", "serving: NAME:WEIGHT:SHARE:TTFT_MS:TPOT_MS,... classes");
-    p.option("summary", "on|off", "serving: keep requests and steps, no kernels (off)");
+    p.option("summary", "on|off|requests",
+             "serving: on keeps requests and token steps but no kernels; requests keeps only "
+             "requests, iterations and counters (off)");
     return p;
 }
 

@@ -27,7 +27,7 @@ void export_images(const ArgParser& p, const SweepReport& r) {
     const std::string size = p.get("size");
     if (std::sscanf(size.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0)
         throw UsageError{"sweep-report: --size expects WxH such as 1600x900, got '" + size + "'"};
-    for (const char* kind : {"grid", "pareto", "knee"})
+    for (const char* kind : {"grid", "pareto", "knee", "strategies"})
         if (p.has(kind))
             export_sweep_image(r, kind, p.get(kind), w, h, static_cast<int>(p.get_int("dpi")));
 }
@@ -51,6 +51,9 @@ int cmd_sweep_report(const std::vector<std::string>& args) {
     p.option("grid", "FILE", "save the SLA-attainment grid (batch x prompt) as PNG, SVG or PDF");
     p.option("pareto", "FILE", "save the Pareto plot with the frontier, fit and knee");
     p.option("knee", "FILE", "save the curve with its chord and Kneedle knee");
+    p.option("strategies", "FILE",
+             "save the decoding strategies side by side (TTFT, TPOT P50/P90, std) as PNG, SVG, "
+             "PDF or CSV");
     p.option("size", "WxH", "image size in pixels", "1600x900");
     p.option("dpi", "N", "image resolution", "96");
     if (!parse_or_help(p, args)) return kExitOk;

@@ -1,5 +1,8 @@
 #include "sweep_image_export.h"
 
+#include <fstream>
+
+#include "analysis/sweep/strategy_comparison.h"
 #include "arg_parser.h"
 #include "headless_qt.h"
 #include "ui/sweep_plot.h"
@@ -8,13 +11,26 @@ namespace tokenscope::cli {
 
 void export_sweep_image(const SweepReport& r, const std::string& kind, const std::string& path,
                         int width, int height, int dpi) {
+    if (kind == "strategies" && path.ends_with(".csv")) {
+        const auto rows = analysis::strategy_comparison(r.points, r.input.axes);
+        if (rows.empty())
+            throw UsageError{"sweep-report: " + path + ": the sweep has no strategy axis"};
+        std::ofstream out(path, std::ios::trunc);
+        analysis::write_strategy_csv(out, rows);
+        out.flush();
+        if (!out) throw UsageError{"sweep-report: " + path + ": cannot write the file"};
+        return;
+    }
     HeadlessQt qt;
-    const ui::SweepImage which = kind == "grid"     ? ui::SweepImage::Grid
-                                 : kind == "pareto" ? ui::SweepImage::Pareto
-                                                    : ui::SweepImage::Knee;
+    const ui::SweepImage which = kind == "grid"         ? ui::SweepImage::Grid
+                                 : kind == "pareto"     ? ui::SweepImage::Pareto
+                                 : kind == "strategies" ? ui::SweepImage::Strategies
+                                                        : ui::SweepImage::Knee;
     std::string title = r.input.name;
     if (which == ui::SweepImage::Grid)
         title += ": SLA attainment";
+    else if (which == ui::SweepImage::Strategies)
+        title += ": decoding strategies";
     else
         title += ": " + r.curve.y_name + " against " + r.curve.x_name;
     if (r.input.model) title += " (model)";

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "analysis/sweep/strategy_comparison.h"
 #include "format.h"
 #include "text_table.h"
 
@@ -82,16 +83,27 @@ void print_curve(std::ostream& out, const SweepReport& r) {
 }
 
 void print_strategies(std::ostream& out, const SweepReport& r) {
-    if (std::find(r.input.axes.begin(), r.input.axes.end(), "strategy") == r.input.axes.end())
-        return;
-    out << "\ndecoding strategies (TTFT over all counted runs' requests)\n";
-    TextTable t({"point", "strategy", "requests", "ttft p50 (ms)", "ttft p90 (ms)", "ttft std (ms)",
-                 "tpot p50 (ms)"});
-    for (const auto& p : r.points)
-        t.add_row({std::to_string(p.point), param(p, "strategy"),
-                   format_double(p.pooled.at("requests"), 0), show("ttft", p.pooled.at("ttft_p50")),
-                   show("ttft", p.pooled.at("ttft_p90")), show("ttft", p.pooled.at("ttft_std")),
-                   show("tpot", p.pooled.at("tpot_p50"))});
+    const auto rows = analysis::strategy_comparison(r.points, r.input.axes);
+    if (rows.empty()) return;
+    bool context = false;
+    for (const auto& s : rows) context = context || !s.context.empty();
+    out << "\ndecoding strategies (ms; TTFT and TPOT over all counted runs' requests)\n";
+    std::vector<std::string> header = {"point", "strategy"};
+    if (context) header.push_back("other axes");
+    for (const char* h :
+         {"requests", "ttft p50", "ttft p90", "ttft std", "tpot p50", "tpot p90", "tpot std"})
+        header.push_back(h);
+    TextTable t(header);
+    for (const auto& s : rows) {
+        std::vector<std::string> row = {std::to_string(s.point), s.strategy};
+        if (context) row.push_back(s.context);
+        for (const std::string& cell :
+             {format_double(s.requests, 0), show("ttft", s.ttft_p50), show("ttft", s.ttft_p90),
+              show("ttft", s.ttft_std), show("tpot", s.tpot_p50), show("tpot", s.tpot_p90),
+              show("tpot", s.tpot_std)})
+            row.push_back(cell);
+        t.add_row(row);
+    }
     t.print(out, false);
 }
 

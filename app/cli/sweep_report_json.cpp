@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "analysis/sweep/strategy_comparison.h"
 #include "sweep_report.h"
 
 namespace tokenscope::cli {
@@ -56,6 +57,26 @@ nlohmann::json curve_json(const analysis::SweepCurve& c) {
     return j;
 }
 
+nlohmann::json ns(double v) {
+    return std::isnan(v) ? nlohmann::json() : nlohmann::json(std::llround(v));
+}
+
+nlohmann::json strategies_json(const SweepReport& r) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& s : analysis::strategy_comparison(r.points, r.input.axes))
+        out.push_back({{"point", s.point},
+                       {"strategy", s.strategy},
+                       {"context", s.context},
+                       {"requests", value(s.requests)},
+                       {"ttft_p50_ns", ns(s.ttft_p50)},
+                       {"ttft_p90_ns", ns(s.ttft_p90)},
+                       {"ttft_std_ns", ns(s.ttft_std)},
+                       {"tpot_p50_ns", ns(s.tpot_p50)},
+                       {"tpot_p90_ns", ns(s.tpot_p90)},
+                       {"tpot_std_ns", ns(s.tpot_std)}});
+    return out;
+}
+
 }  // namespace
 
 nlohmann::json sweep_json(const SweepReport& r) {
@@ -77,9 +98,14 @@ nlohmann::json sweep_json(const SweepReport& r) {
     nlohmann::json sla = nlohmann::json::object();
     sla["ttft_ns"] = r.sla.ttft_ns ? nlohmann::json(*r.sla.ttft_ns) : nlohmann::json();
     sla["tpot_ns"] = r.sla.tpot_ns ? nlohmann::json(*r.sla.tpot_ns) : nlohmann::json();
-    return {{"source", r.input.source},    {"name", r.input.name}, {"is_model", r.input.model},
-            {"axes", r.input.axes},        {"sla", sla},           {"points", points},
-            {"curve", curve_json(r.curve)}};
+    return {{"source", r.input.source},
+            {"name", r.input.name},
+            {"is_model", r.input.model},
+            {"axes", r.input.axes},
+            {"sla", sla},
+            {"points", points},
+            {"curve", curve_json(r.curve)},
+            {"strategies", strategies_json(r)}};
 }
 
 }  // namespace tokenscope::cli

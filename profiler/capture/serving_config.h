@@ -32,9 +32,9 @@ struct TenantClass {
 // Fcfs: one queue in arrival order. StaticShare: each iteration a class may admit
 // prefill tokens up to its share of the budget before the rest is handed out first
 // come, first served. DynamicBudget: the same, with every class's share rescaled
-// every 5 s by clamp(P95 TTFT over the last minute / SLA, 0.5, 2.0) (the inverse of
-// DESIGN.md's clamp(SLA / P95), so a class that misses its SLA gains share), then
-// normalised.
+// every 5 s by clamp(P95 TTFT over the last minute / SLA, 0.5, 2.0), then normalised:
+// a class that misses its SLA gains share, as the scheduling policy must (see
+// rescale_shares).
 enum class AdmissionPolicy : std::uint8_t { Fcfs, StaticShare, DynamicBudget };
 
 struct ServingConfig {
@@ -51,6 +51,9 @@ struct ServingConfig {
     AdmissionPolicy policy = AdmissionPolicy::Fcfs;
     // Keeps requests, token steps and iteration ranges but writes no kernels.
     bool summary = false;
+    // Off (summary "requests"): no token steps either, for sweeps whose report reads
+    // only the requests; a 60 s point at 49 QPS holds 376 k token steps but 3 k requests.
+    bool token_steps = true;
     // Host time per iteration outside the kernels (scheduling, sampling bookkeeping).
     std::int64_t iteration_overhead_ns = 200'000;
 };

@@ -106,4 +106,17 @@ bool ServingScheduler::try_admit(std::int32_t tenant, std::int64_t cap,
     return true;
 }
 
+std::vector<double> rescale_shares(std::vector<double> shares,
+                                   const std::vector<double>& p95_over_sla) {
+    double total = 0.0;
+    for (std::size_t c = 0; c < shares.size(); ++c) {
+        const double r = c < p95_over_sla.size() ? p95_over_sla[c] : 0.0;
+        if (r > 0.0) shares[c] *= std::clamp(r, 0.5, 2.0);
+        total += shares[c];
+    }
+    if (total > 0.0)
+        for (auto& s : shares) s /= total;
+    return shares;
+}
+
 }  // namespace tokenscope::capture

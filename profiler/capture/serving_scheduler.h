@@ -63,4 +63,12 @@ class ServingScheduler {
     std::int64_t budget_ = 0;  // left in the iteration being formed
 };
 
+// The dynamic policy's rescale: share[c] * clamp(p95_over_sla[c], 0.5, 2.0), then
+// normalised to sum 1. The ratio is P95 / SLA, not SLA / P95: a class whose P95 TTFT
+// is over its SLA must gain share (an earlier design said the inverse, which
+// would starve the class that misses). A ratio <= 0 or NaN (no SLA, no first token in
+// the last minute) keeps that class's share before normalising.
+std::vector<double> rescale_shares(std::vector<double> shares,
+                                   const std::vector<double>& p95_over_sla);
+
 }  // namespace tokenscope::capture

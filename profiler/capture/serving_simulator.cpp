@@ -184,6 +184,7 @@ void ServingSimulator::write_kernels(const BatchIteration& it, double stretch, s
 
 void ServingSimulator::add_step(std::int64_t request, std::int32_t index, trace::Phase phase,
                                 std::int64_t start, std::int64_t end) {
+    if (!config_.token_steps) return;
     trace::Step s;
     s.request = request;
     s.index = index;
@@ -220,23 +221,18 @@ void ServingSimulator::emit(const std::vector<ScheduledSlice>& batch, std::int64
 }
 
 void ServingSimulator::rescale_shares(std::int64_t now) {
-    std::vector<double> shares = scheduler_.shares();
-    double total = 0.0;
-    for (std::size_t c = 0; c < shares.size(); ++c) {
+    std::vector<double> ratios(recent_ttft_.size(), 0.0);
+    for (std::size_t c = 0; c < ratios.size(); ++c) {
         auto& recent = recent_ttft_[c];
         while (!recent.empty() && recent.front().first < now - kRecentWindowNs) recent.pop_front();
         const std::int64_t sla = config_.tenants[c].sla_ttft_ns;
         if (sla > 0 && !recent.empty()) {
             std::vector<std::int64_t> ttfts;
             for (const auto& [t, v] : recent) ttfts.push_back(v);
-            const double ratio =
-                static_cast<double>(p95(std::move(ttfts))) / static_cast<double>(sla);
-            shares[c] *= std::clamp(ratio, 0.5, 2.0);
+            ratios[c] = static_cast<double>(p95(std::move(ttfts))) / static_cast<double>(sla);
         }
-        total += shares[c];
     }
-    for (auto& s : shares) s /= total;
-    scheduler_.set_shares(std::move(shares));
+    scheduler_.set_shares(capture::rescale_shares(scheduler_.shares(), ratios));
     while (next_rescale_ns_ <= now) next_rescale_ns_ += kRescaleEveryNs;
 }
 

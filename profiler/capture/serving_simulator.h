@@ -19,9 +19,10 @@ namespace tokenscope::capture {
 // batching scheduler on a virtual clock. Requests arrive (open or closed loop), wait
 // in their class's queue, are admitted by the scheduler, and every iteration lasts
 // the cost model of its ragged batch, stretched by a seeded jitter, plus a fixed host
-// overhead. TTFT includes the queue. Writes requests, token steps, iteration ranges,
-// counters (requests in the system, running sequences, class shares) and, unless in
-// summary mode, every kernel. The run is a model, labelled so.
+// overhead. TTFT includes the queue. Writes requests, token steps (unless
+// token_steps is off), iteration ranges, counters (requests in the system, running
+// sequences, class shares) and, unless in summary mode, every kernel. The run is a
+// model, labelled so.
 class ServingSimulator {
   public:
     ServingSimulator(const ModelRunSpec& spec, const ServingConfig& config,

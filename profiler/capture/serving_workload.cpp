@@ -82,6 +82,7 @@ trace::RunInfo serving_run_info(const ModelRunSpec& spec, const ServingConfig& c
                     {"chunked_prefill", c.chunked_prefill},
                     {"policy", to_string(c.policy)},
                     {"summary", c.summary},
+                    {"token_steps", c.token_steps},
                     {"iteration_overhead_ns", c.iteration_overhead_ns},
                     {"seed", spec.decode.seed},
                     {"tenants", tenants}};

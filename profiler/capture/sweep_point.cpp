@@ -33,7 +33,7 @@ std::int64_t to_int(const std::string& name, const std::string& text) {
 bool to_bool(const std::string& name, const std::string& text) {
     if (text == "on" || text == "true" || text == "1" || text == "yes") return true;
     if (text == "off" || text == "false" || text == "0" || text == "no") return false;
-    bad(name, text, "expected on or off");
+    bad(name, text, name == "summary" ? "expected on, off or requests" : "expected on or off");
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -129,7 +129,10 @@ ServingConfig serving_from(const PointParams& p, const CaptureConfig& c) {
     });
     get("policy", [&](const std::string& v) { s.policy = parse_policy(v); });
     get("tenants", [&](const std::string& v) { s.tenants = parse_tenants(v); });
-    get("summary", [&](const std::string& v) { s.summary = to_bool("summary", v); });
+    get("summary", [&](const std::string& v) {
+        s.token_steps = v != "requests";
+        s.summary = !s.token_steps || to_bool("summary", v);
+    });
     return s;
 }
 

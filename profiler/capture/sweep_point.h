@@ -19,7 +19,8 @@ namespace tokenscope::capture {
 // qps, arrival (poisson:RATE, gamma:RATE:BURSTINESS, closed:CONCURRENCY),
 // concurrency, burstiness, max-num-seqs, token-budget, chunked-prefill (on/off),
 // length-spread, duration (seconds, or with s/m/h), policy (fcfs, static, dynamic),
-// tenants (NAME:WEIGHT:SHARE:TTFT_MS:TPOT_MS, comma-separated), summary (on/off).
+// tenants (NAME:WEIGHT:SHARE:TTFT_MS:TPOT_MS, comma-separated), summary (on, off, or
+// requests: neither kernels nor token steps).
 using PointParams = std::map<std::string, std::string>;
 
 // Every name above; anything else is a typo.

@@ -9,7 +9,8 @@
 
 namespace tokenscope::store::detail {
 
-Connection::Connection(const std::string& path, bool read_only) : path_(path) {
+Connection::Connection(const std::string& path, bool read_only, std::vector<std::string> checked)
+    : path_(path) {
     int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
@@ -21,13 +22,13 @@ Connection::Connection(const std::string& path, bool read_only) : path_(path) {
     sqlite3_extended_result_codes(db_, 1);
     // A capture writer holds the write lock only briefly per commit; wait rather than fail.
     sqlite3_busy_timeout(db_, 5000);
-    if (read_only) guard_untrusted();
+    if (read_only) guard_untrusted(checked);
 }
 
 // Whatever is opened read-only may come from someone else (docs/hostile-input.md). Only a file
 // stamped as ours is checked further: another application's database gets check_identity's "not a
 // Tokenscope file" instead, so the opener can hand it to the importer of its format.
-void Connection::guard_untrusted() {
+void Connection::guard_untrusted(const std::vector<std::string>& checked) {
     UntrustedSqlite::harden(db_);
     sqlite3_stmt* st = nullptr;
     bool ours = sqlite3_prepare_v2(db_, "PRAGMA application_id", -1, &st, nullptr) == SQLITE_OK &&
@@ -36,7 +37,8 @@ void Connection::guard_untrusted() {
     if (!ours) return;
     // Every table of a .tokenscope file is read by some query, and the format has no
     // trigger, view or virtual table at all.
-    auto problem = UntrustedSqlite::problem(db_, [](std::string_view) { return true; });
+    auto problem = UntrustedSqlite::problem(
+        db_, [](std::string_view) { return true; }, checked);
     if (!problem) return;
     sqlite3_close_v2(db_);
     db_ = nullptr;

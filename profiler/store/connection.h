@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 
@@ -10,7 +11,9 @@ namespace tokenscope::store::detail {
 // Owns one sqlite3 handle; every failure becomes a StoreError naming the file.
 class Connection {
   public:
-    Connection(const std::string& path, bool read_only);
+    // A read-only connection checks the file as one from elsewhere (UntrustedSqlite);
+    // `checked` names the only tables its caller reads, so only those are walked.
+    Connection(const std::string& path, bool read_only, std::vector<std::string> checked = {});
     ~Connection();
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -42,7 +45,7 @@ class Connection {
     [[noreturn]] void fail(std::string_view what) const;
 
   private:
-    void guard_untrusted();
+    void guard_untrusted(const std::vector<std::string>& checked);
 
     std::string path_;
     sqlite3* db_ = nullptr;

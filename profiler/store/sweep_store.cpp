@@ -12,7 +12,10 @@ using detail::Statement;
 
 SweepStore::SweepStore(const std::string& path, bool read_only) : read_only_(read_only) {
     detail::probe_file(path, /*allow_missing=*/!read_only);
-    conn_ = std::make_unique<detail::Connection>(path, read_only);
+    // Read-only, only what sweeps(), points(), requests() and workload_json() read is
+    // checked: a sweep's token steps are most of its file and no report reads them.
+    conn_ = std::make_unique<detail::Connection>(
+        path, read_only, std::vector<std::string>{"sweep", "sweep_point", "run", "request"});
     const int version = detail::check_identity(*conn_);
     if (!read_only) {
         conn_->exec("PRAGMA journal_mode = WAL");

@@ -69,9 +69,30 @@ void UntrustedSqlite::harden(sqlite3* db) {
     for (auto [id, value] : kLimits) sqlite3_limit(db, id, value);
 }
 
-std::optional<std::string> UntrustedSqlite::problem(sqlite3* db, TableFilter reads) {
+std::optional<std::string> UntrustedSqlite::problem(sqlite3* db, TableFilter reads,
+                                                    const std::vector<std::string>& checked) {
     if (auto p = schema_problem(db, reads)) return p;
-    return integrity_problem(db);
+    // quick_check(1): every page and record well-formed, stopping at the first
+    // error (it skips only the index-content cross-check of integrity_check).
+    return checked.empty() ? integrity_problem(db, "PRAGMA quick_check(1)")
+                           : tables_problem(db, checked);
+}
+
+std::optional<std::string> UntrustedSqlite::tables_problem(sqlite3* db,
+                                                           const std::vector<std::string>& tables) {
+    for (const auto& table : tables) {
+        // A table the file lacks (an older version) has nothing to check; the
+        // caller's own queries decide whether that is an error.
+        Query q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+        if (q.get() == nullptr) return "cannot read the schema (" + q.error().value_or("") + ")";
+        sqlite3_bind_text(q.get(), 1, table.c_str(), -1, SQLITE_TRANSIENT);
+        if (!q.step()) {
+            if (q.error()) return "cannot read the schema (" + *q.error() + ")";
+            continue;
+        }
+        if (auto p = integrity_problem(db, "PRAGMA quick_check(\"" + table + "\")")) return p;
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string> UntrustedSqlite::schema_problem(sqlite3* db, TableFilter reads) {
@@ -92,10 +113,9 @@ std::optional<std::string> UntrustedSqlite::schema_problem(sqlite3* db, TableFil
     return std::nullopt;
 }
 
-std::optional<std::string> UntrustedSqlite::integrity_problem(sqlite3* db) {
-    // quick_check(1): every page and record well-formed, stopping at the first
-    // error (it skips only the index-content cross-check of integrity_check).
-    Query q(db, "PRAGMA quick_check(1)");
+std::optional<std::string> UntrustedSqlite::integrity_problem(sqlite3* db,
+                                                              const std::string& pragma) {
+    Query q(db, pragma.c_str());
     if (q.step()) {
         std::string result = text_of(q.get(), 0);
         if (result != "ok") return "corrupt file: integrity check failed (" + result + ")";

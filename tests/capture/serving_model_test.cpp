@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
 #include "capture/memory_run_writer.h"
+#include "capture/serving_scheduler.h"
 #include "capture/serving_simulator.h"
 
 namespace tokenscope::capture {
@@ -157,6 +159,30 @@ TEST(ServingModel, SummaryModeKeepsTheTimingAndDropsTheKernels) {
     for (const auto& a : summary.activities) EXPECT_NE(a.kind, trace::ActivityKind::Kernel);
     EXPECT_NE(full.info.name.find("(model)"), std::string::npos);
     EXPECT_EQ(full.info.source, trace::Source::Model);
+    // Summary "requests": the same requests (the token steps were bookkeeping only).
+    s.token_steps = false;
+    auto requests_only = simulate(s);
+    EXPECT_EQ(full.requests, requests_only.requests);
+    EXPECT_TRUE(requests_only.steps.empty());
+    EXPECT_GT(requests_only.activities.size(), 0u);  // the iteration ranges stay
+}
+
+// The dynamic policy's factor is clamp(P95 / SLA, 0.5, 2), so the class over its SLA
+// gains; hand values: 0.5 * 2 (P95 = 4 SLA, clamped) and 0.5 * 0.5 (P95 = SLA / 10,
+// clamped) normalise to 1.0 / 1.25 and 0.25 / 1.25.
+TEST(ServingModel, RescaleSharesMultipliesByP95OverSlaClampedThenNormalises) {
+    auto s = rescale_shares({0.5, 0.5}, {4.0, 0.1});
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_DOUBLE_EQ(s[0], 0.8);
+    EXPECT_DOUBLE_EQ(s[1], 0.2);
+    // Inside the clamp: 0.5 * 1.5 = 0.75 against a class with no SLA (ratio 0, kept).
+    s = rescale_shares({0.5, 0.5}, {1.5, 0.0});
+    EXPECT_DOUBLE_EQ(s[0], 0.6);
+    EXPECT_DOUBLE_EQ(s[1], 0.4);
+    // No first token in the last minute (NaN) keeps the share too.
+    s = rescale_shares({0.25, 0.75}, {std::nan(""), 0.8});
+    EXPECT_DOUBLE_EQ(s[0], 0.25 / (0.25 + 0.6));
+    EXPECT_DOUBLE_EQ(s[1], 0.6 / (0.25 + 0.6));
 }
 
 }  // namespace
