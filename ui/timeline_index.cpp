@@ -162,9 +162,16 @@ TimelineIndex::Range TimelineIndex::visible_steps(std::int64_t t0, std::int64_t 
 }
 
 std::size_t TimelineIndex::correlated(std::size_t activity, std::int64_t window_ns) const {
+    const auto found = correlated_all(activity, window_ns, 1);
+    return found.empty() ? SIZE_MAX : found.front();
+}
+
+std::vector<std::size_t> TimelineIndex::correlated_all(std::size_t activity, std::int64_t window_ns,
+                                                       std::size_t limit) const {
+    std::vector<std::size_t> found;
     const auto& acts = run_->activities;
     const auto& a = acts[activity];
-    if (a.correlation == 0) return SIZE_MAX;
+    if (a.correlation == 0 || limit == 0) return found;
     const bool is_host = a.kind == trace::ActivityKind::Api;
     // Work starts after the call that launched it; search forward from a call, back from work.
     const std::int64_t t0 = is_host ? a.start_ns : a.start_ns - window_ns;
@@ -173,10 +180,13 @@ std::size_t TimelineIndex::correlated(std::size_t activity, std::int64_t window_
         const bool host_lane = run_->lanes[lane].kind == trace::LaneKind::CpuThread;
         if (host_lane == is_host || lane == a.lane) continue;
         const Range r = visible(lane, t0, t1);
-        for (std::size_t i = r.begin; i < r.end; ++i)
-            if (acts[i].correlation == a.correlation && i != activity) return i;
+        for (std::size_t i = r.begin; i < r.end; ++i) {
+            if (acts[i].correlation != a.correlation || i == activity) continue;
+            found.push_back(i);
+            if (found.size() == limit) return found;
+        }
     }
-    return SIZE_MAX;
+    return found;
 }
 
 }  // namespace tokenscope::ui

@@ -56,6 +56,10 @@ class TimelineIndex {
     // Lanes with activities of the same correlation id, searched within `window_ns`
     // after an API call or before GPU work; SIZE_MAX when none.
     std::size_t correlated(std::size_t activity, std::int64_t window_ns) const;
+    // Every such activity, at most `limit`, in lane then start order: a cudaGraphLaunch
+    // links to all the kernels of its graph, a kernel to its one call.
+    std::vector<std::size_t> correlated_all(std::size_t activity, std::int64_t window_ns,
+                                            std::size_t limit = 1024) const;
 
     static constexpr std::size_t kBlock = 64;
 

@@ -291,15 +291,20 @@ void TimelinePainter::paint_overlays(QPainter& p, int width, int height) const {
         p.drawRect(found.adjusted(-1, -1, 1, 1));
     }
     p.setPen(QPen(palette_.color(QPalette::Text), 2));
-    for (const QRectF& r : {hovered, linked})
-        if (!r.isEmpty()) p.drawRect(r.adjusted(-1, -1, 1, 1));
-    if (!hovered.isEmpty() && !linked.isEmpty()) {
-        const bool down = linked.top() > hovered.top();
+    if (!hovered.isEmpty()) p.drawRect(hovered.adjusted(-1, -1, 1, 1));
+    p.setRenderHint(QPainter::Antialiasing);
+    // A graph launch links to every kernel of its graph: one line to each on screen.
+    auto link = [&](const QRectF& to_rect) {
+        if (to_rect.isEmpty()) return;
+        p.drawRect(to_rect.adjusted(-1, -1, 1, 1));
+        if (hovered.isEmpty()) return;
+        const bool down = to_rect.top() > hovered.top();
         const QPointF from(hovered.left(), down ? hovered.bottom() : hovered.top());
-        const QPointF to(linked.left(), down ? linked.top() : linked.bottom());
-        p.setRenderHint(QPainter::Antialiasing);
+        const QPointF to(to_rect.left(), down ? to_rect.top() : to_rect.bottom());
         p.drawLine(from, to);
-    }
+    };
+    if (s_.linked_all.empty()) link(linked);
+    for (std::size_t i : s_.linked_all) link(span_rect(i, width));
     p.restore();
 }
 

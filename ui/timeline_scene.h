@@ -22,7 +22,9 @@ struct TimelineScene {
     TimeUnit unit = TimeUnit::Milliseconds;
     std::size_t hovered = kNone;  // activity under the cursor
     std::size_t linked = kNone;   // its API call or kernel, by correlation id
-    std::size_t found = kNone;    // current search match
+    // All it links to: the kernels of a cudaGraphLaunch (linked is the first of them).
+    std::vector<std::size_t> linked_all;
+    std::size_t found = kNone;  // current search match
     bool has_selection = false;
     std::int64_t selection_start = 0;
     std::int64_t selection_end = 0;

@@ -198,9 +198,10 @@ void TimelineView::hoverAt(QPoint pos) {
     const std::size_t hovered = activityAt(pos);
     if (hovered == scene_.hovered) return;
     scene_.hovered = hovered;
-    scene_.linked = hovered == TimelineScene::kNone
-                        ? TimelineScene::kNone
-                        : scene_.index->correlated(hovered, kLinkWindowNs);
+    scene_.linked_all.clear();
+    if (hovered != TimelineScene::kNone)
+        scene_.linked_all = scene_.index->correlated_all(hovered, kLinkWindowNs);
+    scene_.linked = scene_.linked_all.empty() ? TimelineScene::kNone : scene_.linked_all.front();
     update();
 }
 
@@ -224,6 +225,27 @@ QString TimelineView::describe(std::size_t i) const {
     if (a.kind == trace::ActivityKind::Kernel)
         if (auto launch = run.launches.find(a.correlation))
             text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
+    return text + graphText(i);
+}
+
+// One cudaGraphLaunch runs many kernels on its correlation id: the call says how many,
+// a kernel which graph and node it ran as.
+QString TimelineView::graphText(std::size_t i) const {
+    const auto& run = *run_.data;
+    const auto& a = run.activities[i];
+    QString text;
+    if (auto node = run.graphs.find(a)) {
+        text +=
+            node->whole_graph()
+                ? QStringLiteral("<br>CUDA graph %1 (one activity per launch)").arg(node->graph_id)
+                : QStringLiteral("<br>CUDA graph %1, node %2")
+                      .arg(node->graph_id)
+                      .arg(static_cast<qulonglong>(node->node_id));
+    }
+    if (a.kind == trace::ActivityKind::Api && a.correlation != 0) {
+        const std::size_t work = scene_.index->correlated_all(i, kLinkWindowNs).size();
+        if (work > 1) text += QStringLiteral("<br>launches %1 GPU activities").arg(work);
+    }
     return text;
 }
 
@@ -392,6 +414,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 
 void TimelineView::leaveEvent(QEvent* event) {
     scene_.hovered = scene_.linked = TimelineScene::kNone;
+    scene_.linked_all.clear();
     update();
     QWidget::leaveEvent(event);
 }

@@ -39,9 +39,6 @@ class TimelineView : public QWidget {
     void clearSelection();
     // Marks a search match and centres it (keeping the zoom unless it is off screen).
     void reveal(std::size_t activity);
-    // Collapses or expands a rank/GPU group of lanes (index into the layout's groups());
-    // a click on its header row toggles it.
-    void setGroupCollapsed(int group, bool collapsed);
     // The activity drawn at widget position pos, or TimelineScene::kNone.
     std::size_t activityAt(QPoint pos) const;
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
@@ -53,6 +50,9 @@ class TimelineView : public QWidget {
     int tokenAt(QPoint pos) const;
     QRect tokenRect(int step) const;
     void setTokenSelection(int token, int iteration, std::vector<std::size_t> kernels);
+    // Collapses or expands a rank/GPU group of lanes (index into the layout's groups());
+    // a click on its header row toggles it.
+    void setGroupCollapsed(int group, bool collapsed);
 
   signals:
     void rangeSelected(qint64 t0, qint64 t1);
@@ -72,6 +72,7 @@ class TimelineView : public QWidget {
     void leaveEvent(QEvent* event) override;
 
   private:
+    QString graphText(std::size_t activity) const;
     enum class Drag { None, Pan, Select };
     int stepAt(QPoint pos) const;
     void scrollBy(int dy);
