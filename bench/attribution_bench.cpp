@@ -10,6 +10,7 @@
 #include "analysis/attribution.h"
 #include "analysis/distribution.h"
 #include "analysis/metrics.h"
+#include "analysis/run_analysis.h"
 #include "analysis/verdict.h"
 
 using namespace tokenscope;
@@ -142,8 +143,8 @@ int main() {
     std::printf("attribute_steps: median %.3f s over 5 runs (%zu steps), extra peak RSS %ld MB\n",
                 attr, checked, peak_rss_mb() - rss_before);
 
-    double assess = median_seconds(3, [&] { analysis::assess_run(run); });
-    std::printf("assess_run (attribution + verdict): median %.3f s\n", assess);
+    double assess = median_seconds(3, [&] { analysis::analyse_run(run); });
+    std::printf("analyse_run (attribution + verdict, one coverage): median %.3f s\n", assess);
 
     std::vector<double> samples(1'000'000);
     std::mt19937_64 rng(3);

@@ -13,19 +13,6 @@ namespace {
 // Keeps the acceptance draws independent of other users of the same seed (the jitter).
 constexpr std::uint64_t kAcceptanceStream = 0xacce97a9ce5eed00ull;
 
-Sampler sampler_of(const DecodeConfig& c) {
-    switch (c.strategy) {
-        case Strategy::TopK:
-            return Sampler::TopK;
-        case Strategy::Beam:
-            return Sampler::BeamTopK;
-        case Strategy::Greedy:
-        case Strategy::Speculative:
-            break;
-    }
-    return Sampler::Argmax;
-}
-
 }  // namespace
 
 std::uint64_t decode_step_bytes(const ModelShape& shape, const DecodeConfig& config,
@@ -106,7 +93,7 @@ void DecodePlanner::plan_prefill(IterationPlan& plan) const {
                     0,
                     config_.prompt_len,
                     1,
-                    sampler_of(config_),
+                    sampler_of(config_.strategy),
                     config_.top_k,
                     0,
                     config_.strategy == Strategy::Beam};
@@ -131,7 +118,7 @@ void DecodePlanner::plan_decode(IterationPlan& plan) const {
                   plan.cached,
                   1,
                   1,
-                  sampler_of(config_),
+                  sampler_of(config_.strategy),
                   config_.top_k,
                   0,
                   config_.strategy == Strategy::Beam};

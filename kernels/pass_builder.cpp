@@ -1,6 +1,19 @@
 #include "pass_builder.h"
 
 namespace tokenscope::kernels {
+
+Sampler sampler_of(Strategy strategy) {
+    switch (strategy) {
+        case Strategy::TopK:
+            return Sampler::TopK;
+        case Strategy::Beam:
+            return Sampler::BeamTopK;
+        case Strategy::Greedy:
+        case Strategy::Speculative:
+            break;
+    }
+    return Sampler::Argmax;
+}
 namespace {
 
 using u64 = std::uint64_t;

@@ -3,12 +3,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "decode_config.h"
 #include "kernel_spec.h"
 #include "model_shape.h"
 
 namespace tokenscope::kernels {
 
 enum class Sampler : std::uint8_t { None, Argmax, TopK, BeamTopK, SpecVerify };
+
+// The sampler a decode strategy ends each target pass with (speculative decoding's
+// verifier samples greedily: its acceptance test needs the argmax). The one mapping
+// for the planner, the CUDA schedule and the CPU reference.
+Sampler sampler_of(Strategy strategy);
 
 // One forward pass of a model over `positions` new positions of each sequence,
 // appended after `cached` positions already in the KV cache.

@@ -5,9 +5,11 @@
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
+#include "background_query.h"
 #include "category_colors.h"
+#include "run_analyzer.h"
+#include "verdict_html.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -35,7 +37,7 @@ AttributionPanel::AttributionPanel(QWidget* parent)
       range_(make_label(this)),
       table_(new QTableWidget(static_cast<int>(analysis::kCategoryCount) + 1, 4, this)),
       details_(make_label(this)),
-      verdict_query_(new BackgroundQuery(this)) {
+      range_query_(new BackgroundQuery(this)) {
     table_->setHorizontalHeaderLabels({tr("Category"), tr("Time"), tr("Share"), tr("Hidden")});
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -51,16 +53,32 @@ AttributionPanel::AttributionPanel(QWidget* parent)
     layout->addWidget(group(tr("Selection"), selection, this));
     layout->addWidget(group(tr("Details"), details_, this));
     layout->addStretch(1);
-    connect(&watcher_, &QFutureWatcher<analysis::StepAttribution>::finished, this, [this] {
-        // A cleared selection leaves a result-less future behind: nothing to show.
-        if (!pending_ || watcher_.future().resultCount() == 0) return;
-        pending_ = false;
-        result_ = watcher_.result();
-        has_result_ = true;
-        showResult();
-        emit attributionReady();
-    });
+    useAnalyzer(new RunAnalyzer(this));
     setRun(OpenRun{});
+}
+
+void AttributionPanel::useAnalyzer(RunAnalyzer* analyzer) {
+    for (const auto& link : analyzer_links_) disconnect(link);
+    analyzer_ = analyzer;
+    auto live = [this] { return run_.valid() && analyzer_->run().data == run_.data; };
+    analyzer_links_ = {
+        connect(analyzer_, &RunAnalyzer::ready, this,
+                [this, live] {
+                    if (!live() || !analyzer_->result()) return;
+                    analysis_ = analyzer_->result();
+                    showVerdictResult();
+                    emit verdictReady();
+                }),
+        connect(analyzer_, &RunAnalyzer::failed, this,
+                [this, live](const QString& error) {
+                    if (!live()) return;
+                    verdict_->setText(tr("<span style='color:#d55e00'>Could not assess the run: "
+                                         "%1</span>")
+                                          .arg(error.toHtmlEscaped()));
+                }),
+        connect(analyzer_, &RunAnalyzer::cancelled, this, [this, live] {
+            if (live()) verdict_->setText(tr("Assessment cancelled."));
+        })};
 }
 
 void AttributionPanel::setRun(const OpenRun& run) {
@@ -73,29 +91,22 @@ void AttributionPanel::setRun(const OpenRun& run) {
 void AttributionPanel::setUnit(TimeUnit unit) {
     unit_ = unit;
     if (has_result_) showResult();
-    if (run_.valid() && verdict_result_) showVerdictResult(*verdict_result_);
+    if (run_.valid() && analysis_) showVerdictResult();
 }
 
 void AttributionPanel::showVerdict() {
-    verdict_result_.reset();
+    analysis_.reset();
+    analyzer_->setRun(run_);  // no new work when the window's analyzer has it already
     if (!run_.valid()) {
-        verdict_query_->clear();  // stops the assessment of the run shown before
         verdict_->setText(tr("No run open."));
         return;
     }
     verdict_->setText(tr("Assessing the run…"));
-    auto data = run_.data;  // shared: the run stays alive while the job reads it
-    // A newer run's assessment supersedes and stops this one.
-    verdict_query_->run(
-        tr("Assessing the run…"),
-        [data](const trace::StopToken& stop) {
-            return analysis::assess_run(*data, {}, {}, stop).verdict;
-        },
-        [this](const analysis::Verdict& v) {
-            verdict_result_ = v;
-            showVerdictResult(v);
-            emit verdictReady();
-        });
+    if (analyzer_->result()) {
+        analysis_ = analyzer_->result();
+        showVerdictResult();
+        emit verdictReady();
+    }
 }
 
 QString AttributionPanel::verdictText() const {
@@ -103,30 +114,10 @@ QString AttributionPanel::verdictText() const {
 }
 
 // docs/attribution.md, Verdicts: the verdict with every rule's number next to its threshold.
-void AttributionPanel::showVerdictResult(const analysis::Verdict& v) {
-    QString text;
-    if (run_.data->info.is_model())
-        text += tr("<i>Model run: a cost model, not a measurement.</i><br>");
-    text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
-    if (!v.bound_by.empty())
-        text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
-    if (v.achieved_bandwidth_fraction)
-        text += tr("<br>achieved bandwidth %1 of peak")
-                    .arg(TimeFormat::share(*v.achieved_bandwidth_fraction));
-    if (!v.advice.empty())
-        text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
-    text += QStringLiteral("<table>");
-    for (const auto& r : v.rules) {
-        const bool ns = r.name.ends_with("_ns");
-        auto fmt = [&](double x) {
-            return ns ? TimeFormat::duration(static_cast<std::int64_t>(x), unit_)
-                      : TimeFormat::share(x);
-        };
-        text += QStringLiteral("<tr><td>%1%2</td><td align=right>%3</td><td>&gt; %4</td></tr>")
-                    .arg(r.fired ? QStringLiteral("▶ ") : QString(), QString::fromStdString(r.name),
-                         r.available ? fmt(r.value) : tr("n/a"), fmt(r.threshold));
-    }
-    verdict_->setText(text + QStringLiteral("</table>"));
+void AttributionPanel::showVerdictResult() {
+    const analysis::Verdict& v = analysis_->assessment.verdict;
+    verdict_->setText(VerdictHtml::headline(v, run_.data->info.is_model()) +
+                      VerdictHtml::ruleTable(v, unit_));
 }
 
 void AttributionPanel::selectRange(qint64 t0, qint64 t1) {
@@ -135,14 +126,24 @@ void AttributionPanel::selectRange(qint64 t0, qint64 t1) {
                         .arg(TimeFormat::duration(t0 - run_.index->min_time(), unit_),
                              TimeFormat::duration(t1 - run_.index->min_time(), unit_),
                              TimeFormat::duration(t1 - t0, unit_)));
-    pending_ = true;
-    auto data = run_.data;  // shared: the run stays alive while the job reads it
-    watcher_.setFuture(
-        QtConcurrent::run([data, t0, t1] { return analysis::attribute_range(*data, t0, t1); }));
+    has_result_ = false;
+    auto run_data = run_.data;  // shared: the run stays alive while the job reads it
+    // A newer selection supersedes and stops this one.
+    range_query_->run(
+        tr("Attributing the selection…"),
+        [run_data, t0, t1](const trace::StopToken& stop) {
+            return analysis::attribute_range(*run_data, t0, t1, {}, stop);
+        },
+        [this](const analysis::StepAttribution& a) {
+            result_ = a;
+            has_result_ = true;
+            showResult();
+            emit attributionReady();
+        });
 }
 
 void AttributionPanel::clearSelection() {
-    pending_ = false;
+    range_query_->clear();  // stops the attribution of the selection before
     has_result_ = false;
     range_->setText(
         tr("Select a range in the timeline (shift+drag or right-drag), or click a step."));

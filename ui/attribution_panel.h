@@ -1,12 +1,11 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
-#include <optional>
+#include <memory>
+#include <vector>
 
 #include "analysis/attribution.h"
-#include "analysis/verdict.h"
-#include "background_query.h"
+#include "analysis/run_analysis.h"
 #include "open_run.h"
 #include "time_format.h"
 
@@ -15,9 +14,14 @@ class QTableWidget;
 
 namespace tokenscope::ui {
 
+class BackgroundQuery;
+class RunAnalyzer;
+
 // The right-hand dock: the run's verdict, the attribution of the selected
 // range (six categories with time, share and hidden time) and the details of
-// what was clicked. Attribution runs off the GUI thread.
+// what was clicked. The verdict is read from the run's analysis (RunAnalyzer); the
+// selection's attribution runs on a BackgroundQuery: a new selection, a cleared one or
+// another run stops it.
 class AttributionPanel : public QWidget {
     Q_OBJECT
   public:
@@ -28,12 +32,16 @@ class AttributionPanel : public QWidget {
     void selectRange(qint64 t0, qint64 t1);
     void clearSelection();
     void showDetails(const QString& html);
+    // Reads the verdict from `analyzer` (the window's, shared with the Breakdown tab)
+    // instead of one of its own.
+    void useAnalyzer(RunAnalyzer* analyzer);
 
     // The verdict text; filled in once the background assessment finishes.
     QString verdictText() const;
     bool hasAttribution() const { return has_result_; }
     const analysis::StepAttribution& attribution() const { return result_; }
     QTableWidget* table() const { return table_; }
+    BackgroundQuery* rangeQuery() const { return range_query_; }
 
   signals:
     void attributionReady();
@@ -42,7 +50,7 @@ class AttributionPanel : public QWidget {
   private:
     void showResult();
     void showVerdict();
-    void showVerdictResult(const analysis::Verdict& verdict);
+    void showVerdictResult();
 
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
@@ -50,12 +58,12 @@ class AttributionPanel : public QWidget {
     QLabel* range_;
     QTableWidget* table_;
     QLabel* details_;
-    QFutureWatcher<analysis::StepAttribution> watcher_;
-    BackgroundQuery* verdict_query_;
-    std::optional<analysis::Verdict> verdict_result_;  // the shown run's, once assessed
+    BackgroundQuery* range_query_;
+    RunAnalyzer* analyzer_ = nullptr;
+    std::vector<QMetaObject::Connection> analyzer_links_;
+    std::shared_ptr<const analysis::RunAnalysis> analysis_;  // the shown run's, once ready
     analysis::StepAttribution result_;
     bool has_result_ = false;
-    bool pending_ = false;  // a computation whose result should be shown
 };
 
 }  // namespace tokenscope::ui

@@ -19,8 +19,10 @@
 #include "export_dialog.h"
 #include "phase_summary_model.h"
 #include "plot_exporter.h"
+#include "run_analyzer.h"
 #include "run_title.h"
 #include "token_table.h"
+#include "verdict_html.h"
 #include "verdict_rule_model.h"
 
 namespace tokenscope::ui {
@@ -55,7 +57,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       export_(new QPushButton(tr("&Export…"), this)),
       phase_filter_(new QComboBox(this)),
       tokens_(new TokenTable(this)),
-      query_(new BackgroundQuery(this)) {
+      analyzer_(nullptr) {
     phase_filter_->setObjectName(QStringLiteral("breakdownPhaseFilter"));
     phase_filter_->addItem(tr("All steps"), -1);
     phase_filter_->addItem(tr("Decode steps"), int(trace::Phase::Decode));
@@ -93,59 +95,60 @@ BreakdownTab::BreakdownTab(QWidget* parent)
         plot_->setPhaseFilter(v < 0 ? std::nullopt
                                     : std::optional<trace::Phase>(static_cast<trace::Phase>(v)));
     });
-    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     connect(tokens_->query(), &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
+    useAnalyzer(new RunAnalyzer(this));
     setRun(OpenRun{});
+}
+
+void BreakdownTab::useAnalyzer(RunAnalyzer* analyzer) {
+    for (const auto& link : analyzer_links_) disconnect(link);
+    analyzer_ = analyzer;
+    analyzer_links_ = {
+        connect(analyzer_, &RunAnalyzer::busyChanged, this, &RunTab::busyChanged),
+        connect(analyzer_, &RunAnalyzer::ready, this, &BreakdownTab::showAnalysis),
+        connect(analyzer_, &RunAnalyzer::failed, this, &BreakdownTab::showError),
+        connect(analyzer_, &RunAnalyzer::cancelled, this, [this] {
+            if (!run_.valid() || analyzer_->run().data != run_.data) return;
+            plot_->clear(tr("Cancelled."));
+            verdict_->setText(tr("Attribution cancelled. Select the run again to compute it."));
+        })};
+}
+
+BackgroundQuery* BreakdownTab::query() const {
+    return analyzer_->query();
 }
 
 void BreakdownTab::setRun(const OpenRun& run) {
     run_ = run;
     tokens_->setRun(run);
     ready_ = false;
-    assessment_.reset();
+    analysis_.reset();
     phases_->setPhases({});
     rules_->setRules({});
     export_->setEnabled(false);
+    analyzer_->setRun(run);  // no new work when the window's analyzer has it already
     if (!run.valid()) {
-        query_->clear();
         plot_->clear(tr("Open a run to see where each step's time went."));
         verdict_->setText(tr("No run open."));
         return;
     }
     plot_->clear(tr("Attributing steps…"));
     verdict_->setText(tr("Assessing the run…"));
-    auto data = run.data;  // shared: stays alive while the job reads it
-    query_->run(
-        tr("Attributing steps and assessing the run…"),
-        [data](const trace::StopToken& stop) {
-            Result r;
-            try {
-                r.steps = analysis::attribute_steps(*data, {}, stop);
-                r.assessment = analysis::assess_run(*data, r.steps, {}, {}, stop);
-            } catch (const trace::Cancelled&) {
-                throw;  // not a failure: the query drops it silently
-            } catch (const std::exception& e) {
-                r = Result{};
-                r.error = QString::fromUtf8(e.what());
-            }
-            return r;
-        },
-        [this](const Result& r) { show(r); });
+    if (analyzer_->result()) showAnalysis();
+    if (!analyzer_->error().isEmpty()) showError(analyzer_->error());
 }
 
 bool BreakdownTab::queryBusy() const {
-    return query_->busy() || tokens_->query()->busy();
+    return analyzer_->busy() || tokens_->query()->busy();
 }
 
 QString BreakdownTab::queryText() const {
-    return query_->busy() ? query_->what() : tokens_->query()->what();
+    return analyzer_->busy() ? analyzer_->what() : tokens_->query()->what();
 }
 
 void BreakdownTab::cancelQuery() {
     tokens_->query()->cancel();
-    if (!query_->cancel()) return;
-    plot_->clear(tr("Cancelled."));
-    verdict_->setText(tr("Attribution cancelled. Select the run again to compute it."));
+    analyzer_->cancel();  // the views say so on its cancelled()
 }
 
 void BreakdownTab::setUnit(TimeUnit unit) {
@@ -154,21 +157,26 @@ void BreakdownTab::setUnit(TimeUnit unit) {
     tokens_->setUnit(unit);
     phases_->setUnit(unit);
     rules_->setUnit(unit);
-    if (assessment_) verdict_->setText(verdictHtml(*assessment_));
+    if (analysis_) verdict_->setText(verdictHtml(analysis_->assessment));
 }
 
 QString BreakdownTab::verdictText() const {
     return verdict_->text();
 }
 
-void BreakdownTab::show(const Result& result) {
-    if (!result.error.isEmpty()) {
-        plot_->clear(result.error);
-        verdict_->setText(tr("<span style='color:#d55e00'>Could not attribute the steps: "
-                             "%1</span>")
-                              .arg(result.error.toHtmlEscaped()));
-        return;
-    }
+void BreakdownTab::showError(const QString& error) {
+    if (!run_.valid() || analyzer_->run().data != run_.data) return;
+    plot_->clear(error);
+    verdict_->setText(tr("<span style='color:#d55e00'>Could not attribute the steps: "
+                         "%1</span>")
+                          .arg(error.toHtmlEscaped()));
+}
+
+void BreakdownTab::showAnalysis() {
+    // The window's analyzer may report a run this tab does not show (yet).
+    if (!run_.valid() || analyzer_->run().data != run_.data || !analyzer_->result()) return;
+    analysis_ = analyzer_->result();
+    const analysis::RunAnalysis& result = *analysis_;
     std::vector<std::int64_t> floors;
     std::vector<trace::Phase> phases;
     floors.reserve(run_.data->steps.size());
@@ -187,7 +195,6 @@ void BreakdownTab::show(const Result& result) {
                     std::move(phases));
     phases_->setPhases(result.assessment.phases);
     rules_->setRules(result.assessment.verdict.rules);
-    assessment_ = result.assessment;
     verdict_->setText(verdictHtml(result.assessment));
     export_->setEnabled(true);
     ready_ = true;
@@ -195,27 +202,8 @@ void BreakdownTab::show(const Result& result) {
 }
 
 QString BreakdownTab::verdictHtml(const analysis::RunAssessment& a) const {
-    const auto& v = a.verdict;
-    QString text;
-    if (run_.valid() && run_.data->info.is_model())
-        text += tr("<i>Model run: a cost model, not a measurement.</i><br>");
-    text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
-    if (!v.bound_by.empty())
-        text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by));
-    if (v.achieved_bandwidth_fraction)
-        text += tr(", achieved bandwidth %1 of peak")
-                    .arg(TimeFormat::share(*v.achieved_bandwidth_fraction));
-    if (!v.advice.empty())
-        text += QStringLiteral("<br>%1").arg(QString::fromStdString(v.advice).toHtmlEscaped());
-    text += tr("<br>%1 steps, %2 in total")
-                .arg(a.summary.steps)
-                .arg(TimeFormat::duration(a.summary.total_ns, unit_));
-    if (a.floor.distance_ns.count > 0)
-        text += tr("<br>distance to the ITL floor: P50 %1, P95 %2 (P50 %3x the floor)")
-                    .arg(TimeFormat::duration(std::llround(a.floor.distance_ns.p50), unit_),
-                         TimeFormat::duration(std::llround(a.floor.distance_ns.p95), unit_))
-                    .arg(a.floor.ratio.p50, 0, 'f', 2);
-    return text;
+    return VerdictHtml::headline(a.verdict, run_.valid() && run_.data->info.is_model()) +
+           VerdictHtml::summary(a, unit_);
 }
 
 void BreakdownTab::exportPlot() {

@@ -4,8 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/verdict.h"
+#include "analysis/run_analysis.h"
 #include "run_tab.h"
 
 class QLabel;
@@ -18,13 +17,14 @@ namespace tokenscope::ui {
 
 class BackgroundQuery;
 class BreakdownPlot;
+class RunAnalyzer;
 class PhaseSummaryModel;
 class TokenTable;
 class VerdictRuleModel;
 
 // The Breakdown tab: stacked bars per step by attribution category with the ITL
-// floor line, the per-phase summary and the verdict with the numbers behind it,
-// from analysis::attribute_steps and assess_run (computed off the GUI thread).
+// floor line, the per-phase summary and the verdict with the numbers behind it, read
+// from the run's analysis (RunAnalyzer, computed off the GUI thread).
 class BreakdownTab : public RunTab {
     Q_OBJECT
   public:
@@ -41,7 +41,10 @@ class BreakdownTab : public RunTab {
     TokenTable* tokenTable() const { return tokens_; }
     QString verdictText() const;
     bool ready() const { return ready_; }
-    BackgroundQuery* query() const { return query_; }
+    BackgroundQuery* query() const;
+    // Reads the analysis of `analyzer` (the window's, shared with the Attribution dock)
+    // instead of one of its own.
+    void useAnalyzer(RunAnalyzer* analyzer);
 
   public slots:
     // The attribution being computed is dropped; the tab says so until the next run.
@@ -52,12 +55,8 @@ class BreakdownTab : public RunTab {
     void breakdownReady();
 
   private:
-    struct Result {
-        std::vector<analysis::StepAttribution> steps;
-        analysis::RunAssessment assessment;
-        QString error;  // the analysis threw; nothing else is set
-    };
-    void show(const Result& result);
+    void showAnalysis();
+    void showError(const QString& error);
     QString verdictHtml(const analysis::RunAssessment& a) const;
 
     BreakdownPlot* plot_;
@@ -69,8 +68,9 @@ class BreakdownTab : public RunTab {
     TokenTable* tokens_;
     OpenRun run_;
     TimeUnit unit_ = TimeUnit::Milliseconds;
-    BackgroundQuery* query_;
-    std::optional<analysis::RunAssessment> assessment_;
+    RunAnalyzer* analyzer_;
+    std::vector<QMetaObject::Connection> analyzer_links_;
+    std::shared_ptr<const analysis::RunAnalysis> analysis_;  // the shown run's, once ready
     bool ready_ = false;
 };
 

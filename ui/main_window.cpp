@@ -26,6 +26,7 @@
 #include "heatmap_tab.h"
 #include "load_job.h"
 #include "recent_files.h"
+#include "run_analyzer.h"
 #include "run_launcher_dialog.h"
 #include "run_list_model.h"
 #include "sample_run.h"
@@ -54,6 +55,10 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(compare_, tr("Compare"));
     setCentralWidget(tabs_);
     buildDocks();
+    // One analysis per opened run (hotspot's one producer, many views).
+    analyzer_ = new RunAnalyzer(this);
+    breakdown_->useAnalyzer(analyzer_);
+    attribution_->useAnalyzer(analyzer_);
     buildMenus();
     buildStatusBar();
     buildSweepTab();

@@ -26,6 +26,7 @@ class HeatmapTab;
 class LoadJob;
 class RecentFiles;
 class RunLauncherDialog;
+class RunAnalyzer;
 class RunListModel;
 class RunTab;
 class TimelineTab;
@@ -70,6 +71,8 @@ class MainWindow : public QMainWindow {
     CompareTab* compareTab() const { return compare_; }
     SweepTab* sweepTab() const { return sweep_; }
     AttributionPanel* attributionPanel() const { return attribution_; }
+    // The current run's one analysis, read by the Breakdown tab and the Attribution dock.
+    RunAnalyzer* analyzer() const { return analyzer_; }
 
   signals:
     void compareRequested(const QString& a, const QString& b);
@@ -119,6 +122,7 @@ class MainWindow : public QMainWindow {
     FleetTab* fleet_ = nullptr;
     SweepTab* sweep_ = nullptr;  // in tabs_ once an opened file holds a sweep
     AttributionPanel* attribution_ = nullptr;
+    RunAnalyzer* analyzer_ = nullptr;
     LoadJob* job_;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;

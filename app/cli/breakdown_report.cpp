@@ -10,10 +10,7 @@ namespace tokenscope::cli {
 using analysis::kCategories;
 
 Breakdown compute_breakdown(const trace::RunData& run) {
-    Breakdown b;
-    b.steps = analysis::attribute_steps(run);
-    b.assessment = analysis::assess_run(run, b.steps);
-    return b;
+    return analysis::analyse_run(run);
 }
 
 namespace {

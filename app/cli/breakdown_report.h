@@ -4,16 +4,13 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/verdict.h"
+#include "analysis/run_analysis.h"
 #include "run_loader.h"
 
 namespace tokenscope::cli {
 
-struct Breakdown {
-    std::vector<analysis::StepAttribution> steps;
-    analysis::RunAssessment assessment;
-};
+// The per-step attribution and the assessment, from one coverage of the run.
+using Breakdown = analysis::RunAnalysis;
 
 Breakdown compute_breakdown(const trace::RunData& run);
 

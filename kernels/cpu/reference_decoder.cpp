@@ -23,19 +23,6 @@ std::int64_t capacity_of(const DecodeConfig& c) {
     return c.prompt_len + c.new_tokens + (c.strategy == Strategy::Speculative ? c.gamma : 0);
 }
 
-Sampler sampler_of(Strategy s) {
-    switch (s) {
-        case Strategy::TopK:
-            return Sampler::TopK;
-        case Strategy::Beam:
-            return Sampler::BeamTopK;
-        case Strategy::Greedy:
-        case Strategy::Speculative:
-            break;
-    }
-    return Sampler::Argmax;
-}
-
 std::vector<float> row_of(const std::vector<float>& logits, std::int64_t row, std::int64_t vocab) {
     const auto begin = logits.begin() + static_cast<std::ptrdiff_t>(row * vocab);
     return {begin, begin + static_cast<std::ptrdiff_t>(vocab)};

@@ -6,16 +6,6 @@
 #include "kernels/decode_planner.h"
 
 namespace tokenscope::kernels::cuda {
-namespace {
-
-Sampler sampler_of(const DecodeConfig& c) {
-    if (c.strategy == Strategy::TopK) return Sampler::TopK;
-    if (c.strategy == Strategy::Beam) return Sampler::BeamTopK;
-    return Sampler::Argmax;
-}
-
-}  // namespace
-
 DecodeSchedule::DecodeSchedule(ModelShape shape, DecodeConfig config)
     : shape_(std::move(shape)), config_(config) {
     if (auto e = shape_.validate(); !e.empty())
@@ -34,7 +24,7 @@ ScheduledIteration DecodeSchedule::prefill() const {
     const bool beam = config_.strategy == Strategy::Beam;
     std::vector<PassSpec> passes;
     passes.push_back(PassSpec{shape_.layers, false, seqs, 0, config_.prompt_len, 1,
-                              sampler_of(config_), config_.top_k, 0, beam});
+                              sampler_of(config_.strategy), config_.top_k, 0, beam});
     if (config_.strategy == Strategy::Speculative)
         passes.push_back(PassSpec{config_.draft_layers, true, seqs, 0, config_.prompt_len, 0,
                                   Sampler::None, 1, 0, false});
@@ -65,8 +55,9 @@ ScheduledIteration DecodeSchedule::decode(std::int32_t index, std::int64_t cache
                                   config_.gamma + 1, Sampler::SpecVerify, 1, config_.gamma, false});
         floor += decode_step_bytes(shape_, floor_config, cached + config_.gamma + 1);
     } else {
-        passes.push_back(PassSpec{shape_.layers, false, seqs, cached, 1, 1, sampler_of(config_),
-                                  config_.top_k, 0, config_.strategy == Strategy::Beam});
+        passes.push_back(PassSpec{shape_.layers, false, seqs, cached, 1, 1,
+                                  sampler_of(config_.strategy), config_.top_k, 0,
+                                  config_.strategy == Strategy::Beam});
         floor = decode_step_bytes(shape_, floor_config, cached + 1);
     }
     ScheduledIteration it = build(index, cached, std::move(passes));

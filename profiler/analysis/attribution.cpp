@@ -19,8 +19,8 @@ std::vector<StepAttribution> attribute_steps(const trace::RunData& run,
 }
 
 StepAttribution attribute_range(const trace::RunData& run, std::int64_t t0, std::int64_t t1,
-                                const AttributionOptions& options) {
-    return Coverage(run, options, t0, t1).attribute(t0, t1);
+                                const AttributionOptions& options, const trace::StopToken& stop) {
+    return Coverage(run, options, t0, t1, stop).attribute(t0, t1);
 }
 
 }  // namespace tokenscope::analysis

@@ -41,7 +41,7 @@ struct StepAttribution {
 // Category of one GPU activity (kernel, memcpy, memset); nullopt for host activities.
 // Kernels on CPU-thread lanes (the cpu backend's fp32 reference) are Cpu.
 // Kernels: NCCL collectives (trace::is_collective_kernel) -> Nvlink where the run's GPU
-// has NVLink links (GpuInfo::nvlink_links > 0), else Pcie; other kernels:
+// has NVLink links (GpuInfo::nvlink_links > 0), else Pcie; others:
 // FLOPs/bytes against gpu.ridge_point() when both are known, else name rules,
 // else GpuCompute (unclassified counts as compute, docs/attribution.md, Memory- or compute-bound
 // kernels). An intensity exactly at the ridge point is compute-bound (the roofline's two limits
@@ -53,11 +53,15 @@ std::optional<Category> classify(const trace::Activity& a, const trace::RunData&
                                  const AttributionOptions& options);
 
 // One entry per run.steps[i], same order. Also usable for any [t0, t1) via attribute_range.
-// Throws trace::Cancelled once `stop` is requested (checked every few thousand elements).
+// Both throw trace::Cancelled once `stop` is requested (checked every few thousand
+// elements). The algorithm: category_intervals.h (where each category is active) and
+// coverage.h (the priority sweep); run_analysis.h attributes the steps and assesses the
+// run from one coverage.
 std::vector<StepAttribution> attribute_steps(const trace::RunData& run,
                                              const AttributionOptions& options = {},
                                              const trace::StopToken& stop = {});
 StepAttribution attribute_range(const trace::RunData& run, std::int64_t t0, std::int64_t t1,
-                                const AttributionOptions& options = {});
+                                const AttributionOptions& options = {},
+                                const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::analysis

@@ -13,10 +13,12 @@
 namespace tokenscope::analysis {
 
 // The run's timeline cut into segments, each with the set of categories active in it
-// (bit i = Category i; scheduling is the empty set). Built once in O(N log lanes) from
-// activities sorted by (lane, start) (sorted here first if they are not), then any
+// (bit i = Category i; scheduling is the empty set): the priority sweep over the
+// categories' unions (category_intervals.h), built once in O(N log lanes); then any
 // interval is attributed by a binary search and a walk over the segments it spans.
 // `stop` is checked while building and while attributing steps (trace::Cancelled).
+// Building one for a whole run is the costly part of attribution: analyse_run
+// (run_analysis.h) builds one and reads both the steps and the verdict from it.
 class Coverage {
   public:
     Coverage(const trace::RunData& run, const AttributionOptions& options,
@@ -34,6 +36,9 @@ class Coverage {
     std::int64_t active_ns(std::uint8_t mask) const;
 
     int driving_lane() const { return driving_lane_; }
+    // Whole-run coverages built in this process so far (windowed ones not counted):
+    // lets a test check that opening a run in the GUI builds exactly one.
+    static std::uint64_t whole_run_builds();
     std::size_t segment_count() const { return starts_.size(); }
 
   private:

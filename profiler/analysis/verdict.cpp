@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "coverage.h"
+#include "launch_delay.h"
 #include "run_kind.h"
 
 namespace tokenscope::analysis {
@@ -77,85 +78,6 @@ FloorSummary summarize_floor(const std::vector<trace::Step>& steps) {
         ratio.push_back(static_cast<double>(s.duration_ns()) / static_cast<double>(s.floor_ns));
     }
     return FloorSummary{summarize(distance), summarize(ratio)};
-}
-
-// Per kernel (by activity index; INT64_MIN for the rest): the latest end of the work
-// (kernels, copies, memsets) that started before it on its own stream, i.e. the time
-// it waits behind its stream's queue.
-std::vector<std::int64_t> queue_ends(const trace::RunData& run, const trace::StopToken& stop) {
-    struct Work {
-        std::uint16_t lane;
-        std::int64_t start, end;
-        std::uint32_t activity;
-    };
-    std::vector<Work> work;
-    const auto& acts = run.activities;
-    trace::for_index_stoppable(acts.size(), stop, [&](std::size_t i) {
-        const Activity& a = acts[i];
-        if (a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memcpy ||
-            a.kind == ActivityKind::Memset)
-            work.push_back({a.lane, a.start_ns, a.end_ns, static_cast<std::uint32_t>(i)});
-    });
-    std::sort(work.begin(), work.end(), [](const Work& x, const Work& y) {
-        return x.lane != y.lane ? x.lane < y.lane : x.start < y.start;
-    });
-    stop.throw_if_stopped();
-    std::vector<std::int64_t> ends(acts.size(), INT64_MIN);
-    std::int64_t busy_until = INT64_MIN;
-    for (std::size_t i = 0; i < work.size(); ++i) {
-        if (i == 0 || work[i].lane != work[i - 1].lane) busy_until = INT64_MIN;
-        ends[work[i].activity] = busy_until;
-        busy_until = std::max(busy_until, work[i].end);
-    }
-    return ends;
-}
-
-// Kernel start minus the later of its API call's start (same correlation id) and
-// the end of the work queued before it on its stream. A plain reading is "kernel start
-// minus its API call start"; on a real capture the host runs ahead of a busy GPU, so
-// that raw gap measures the queue (a GPU-bound run) rather than a slow launch. Only
-// the part of the wait the stream's own queue does not explain is the CPU's.
-// One call may launch many kernels (a cudaGraphLaunch): only the first of them waits
-// for the host; the others wait for their predecessors in the graph, so their delay
-// is 0. Measuring each from the one call would grow with its position in the graph
-// and read a CUDA-graph decode as CPU-bound.
-std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::StopToken& stop) {
-    std::vector<std::pair<std::uint32_t, std::int64_t>> calls;
-    struct Launched {
-        std::uint32_t correlation;
-        std::int64_t start;
-        std::uint32_t activity;
-    };
-    std::vector<Launched> kernels;
-    const auto& acts = run.activities;
-    trace::for_index_stoppable(acts.size(), stop, [&](std::size_t i) {
-        const Activity& a = acts[i];
-        if (a.correlation == 0) return;
-        if (a.kind == ActivityKind::Api) calls.emplace_back(a.correlation, a.start_ns);
-        if (a.kind == ActivityKind::Kernel)
-            kernels.push_back({a.correlation, a.start_ns, static_cast<std::uint32_t>(i)});
-    });
-    if (!std::is_sorted(calls.begin(), calls.end())) std::sort(calls.begin(), calls.end());
-    std::sort(kernels.begin(), kernels.end(), [](const Launched& x, const Launched& y) {
-        return std::tie(x.correlation, x.start) < std::tie(y.correlation, y.start);
-    });
-    const auto queued = queue_ends(run, stop);
-    std::vector<double> delays;
-    for (std::size_t i = 0; i < kernels.size(); ++i) {
-        if (i % trace::kStopCheckEvery == 0) stop.throw_if_stopped();
-        const Launched& k = kernels[i];
-        auto it =
-            std::lower_bound(calls.begin(), calls.end(), std::make_pair(k.correlation, INT64_MIN));
-        if (it == calls.end() || it->first != k.correlation) continue;
-        if (i > 0 && kernels[i - 1].correlation == k.correlation) {
-            delays.push_back(0.0);  // launched by the same call as an earlier kernel
-            continue;
-        }
-        const std::int64_t ready = std::max(it->second, queued[k.activity]);
-        delays.push_back(static_cast<double>(std::max<std::int64_t>(0, k.start - ready)));
-    }
-    if (delays.empty()) return std::nullopt;
-    return percentile(delays, 95);
 }
 
 std::optional<double> nvlink_fraction(const trace::RunData& run, const Coverage& cov,
@@ -284,6 +206,12 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
 
 }  // namespace
 
+RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
+                         const std::vector<StepAttribution>& attributions,
+                         const VerdictOptions& verdict_options, const trace::StopToken& stop) {
+    return assess(run, coverage, attributions, verdict_options, stop);
+}
+
 RunAssessment assess_run(const trace::RunData& run,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options,
@@ -291,13 +219,6 @@ RunAssessment assess_run(const trace::RunData& run,
                          const trace::StopToken& stop) {
     return assess(run, Coverage(run, attribution_options, stop), attributions, verdict_options,
                   stop);
-}
-
-RunAssessment assess_run(const trace::RunData& run, const VerdictOptions& verdict_options,
-                         const AttributionOptions& attribution_options,
-                         const trace::StopToken& stop) {
-    Coverage cov(run, attribution_options, stop);
-    return assess(run, cov, cov.attribute(run.steps), verdict_options, stop);
 }
 
 }  // namespace tokenscope::analysis

@@ -81,15 +81,20 @@ struct RunAssessment {
     Verdict verdict;
 };
 
-// `attributions[i]` belongs to run.steps[i] (as attribute_steps returns them).
-// Both throw trace::Cancelled once `stop` is requested.
+class Coverage;
+
+// `attributions[i]` belongs to run.steps[i], attributed from `coverage` (the run's, as
+// analyse_run builds it, which is the call views and the CLI use: run_analysis.h).
+// Throws trace::Cancelled once `stop` is requested.
+RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
+                         const std::vector<StepAttribution>& attributions,
+                         const VerdictOptions& verdict_options = {},
+                         const trace::StopToken& stop = {});
+// For attributions made elsewhere (hand-made in tests): builds a coverage of its own for
+// the rules that read the whole run (NVLink fraction, achieved bandwidth).
 RunAssessment assess_run(const trace::RunData& run,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options = {},
-                         const AttributionOptions& attribution_options = {},
-                         const trace::StopToken& stop = {});
-// Attributes the steps and assesses them, building the run's coverage once.
-RunAssessment assess_run(const trace::RunData& run, const VerdictOptions& verdict_options = {},
                          const AttributionOptions& attribution_options = {},
                          const trace::StopToken& stop = {});
 

@@ -10,6 +10,7 @@
 #include "analysis/attribution.h"
 #include "analysis/diff.h"
 #include "analysis/heatmap.h"
+#include "analysis/run_analysis.h"
 #include "analysis/verdict.h"
 #include "trace/stop_source.h"
 #include "trace/stop_token.h"
@@ -100,7 +101,9 @@ std::vector<std::pair<std::string, Work>> entry_points() {
              static const auto atts = attribute_steps(run_a());
              assess_run(run_a(), atts, {}, {}, s);
          }},
-        {"assess_run", [](const StopToken& s) { assess_run(run_a(), VerdictOptions{}, {}, s); }},
+        {"analyse_run", [](const StopToken& s) { analyse_run(run_a(), VerdictOptions{}, {}, s); }},
+        {"attribute_range",
+         [](const StopToken& s) { attribute_range(run_a(), INT64_MIN / 2, INT64_MAX / 2, {}, s); }},
         {"diff_runs",
          [](const StopToken& s) {
              DiffOptions options;

@@ -1,3 +1,4 @@
+#include "analysis/run_analysis.h"
 #include "analysis/verdict.h"
 
 #include <gtest/gtest.h>
@@ -257,7 +258,7 @@ TEST(Verdict, SummaryPhasesAndFloorFromARun) {
     };
     run.steps = {step(trace::Phase::Prefill, 0, 100, 0), step(trace::Phase::Decode, 100, 300, 80),
                  step(trace::Phase::Decode, 300, 400, 80)};
-    auto r = assess_run(run);
+    auto r = analyse_run(run).assessment;
     // compute: 100 + 50; scheduling: 150 + 100; total 400.
     EXPECT_EQ(r.summary.total_ns, 400);
     EXPECT_EQ(r.summary.assigned_ns[kCompute], 150);

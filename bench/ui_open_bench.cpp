@@ -1,0 +1,149 @@
+// Issue 15's open target, measured offscreen through the GUI's own open path: a
+// MainWindow opens the 10,000,000-activity benchmark run (bench/decode_run.h) from a
+// .tokenscope file to a fully analysed window: the timeline painted, the breakdown
+// and both verdicts (Breakdown tab, Attribution dock) shown. Each repetition is a new
+// window; the figures are medians over them, with the resident memory per activity
+// once everything is shown (run + index + views + analysis).
+// Usage: ui_open_bench [activities (default 10000000)] [repetitions (default 3)]
+#include <malloc.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QImage>
+#include <QStandardPaths>
+#include <QThreadPool>
+#include <QTimer>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "decode_run.h"
+#include "store/store_writer.h"
+#include "ui/attribution_panel.h"
+#include "ui/breakdown_tab.h"
+#include "ui/main_window.h"
+#include "ui/timeline_tab.h"
+#include "ui/timeline_view.h"
+
+using namespace tokenscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+long rss_kib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+    return 0;
+}
+
+struct Open {
+    double loaded_ms = -1, painted_ms = -1, breakdown_ms = -1, verdict_ms = -1;
+    double analysed_ms() const { return std::max({painted_ms, breakdown_ms, verdict_ms}); }
+    long rss_delta_kib = 0;
+};
+
+// One window opens the file; returns when the timeline is painted and both verdicts
+// are on screen (or exits after five minutes).
+Open open_once(const QString& path) {
+    malloc_trim(0);
+    const long before = rss_kib();
+    Open o;
+    ui::MainWindow window;
+    window.resize(1600, 900);
+    window.show();
+    QImage image(1600, 900, QImage::Format_ARGB32_Premultiplied);
+    QEventLoop loop;
+    auto check = [&] {
+        if (o.painted_ms >= 0 && o.breakdown_ms >= 0 && o.verdict_ms >= 0) loop.quit();
+    };
+    const auto start = Clock::now();
+    QObject::connect(&window, &ui::MainWindow::runsOpened, &loop, [&] {
+        o.loaded_ms = ms_since(start);
+        window.timelineTab()->view()->render(&image);
+        o.painted_ms = ms_since(start);
+        check();
+    });
+    QObject::connect(window.breakdownTab(), &ui::BreakdownTab::breakdownReady, &loop, [&] {
+        o.breakdown_ms = ms_since(start);
+        check();
+    });
+    QObject::connect(window.attributionPanel(), &ui::AttributionPanel::verdictReady, &loop, [&] {
+        o.verdict_ms = ms_since(start);
+        check();
+    });
+    QObject::connect(&window, &ui::MainWindow::errorReported, &loop, [&](const QString& m) {
+        std::fprintf(stderr, "open failed: %s\n", qPrintable(m));
+        std::exit(2);
+    });
+    QTimer::singleShot(300'000, &loop, [] {
+        std::fprintf(stderr, "not analysed within 5 minutes\n");
+        std::exit(2);
+    });
+    window.openFiles({path});
+    loop.exec();
+    o.rss_delta_kib = rss_kib() - before;
+    return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);  // never the user's real settings
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("ui_open_bench"));
+    const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
+    const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
+    const QString path = QDir::temp().filePath(QStringLiteral("ui_open_bench.tokenscope"));
+    QFile::remove(path);
+    std::size_t activities = 0;
+    {
+        trace::RunData run = bench::decode_run(n);
+        activities = run.activities.size();
+        store::StoreWriter writer(path.toStdString());
+        writer.write_run(run);
+    }
+    std::printf("run: %zu activities in %s\n", activities, qPrintable(path));
+    std::vector<double> loaded, painted, breakdown, verdict, analysed, bytes;
+    for (int r = 0; r < reps; ++r) {
+        const Open o = open_once(path);
+        // Work the window left on the pool (a heatmap) must not overlap the next open.
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        std::printf(
+            "open %d: loaded %.0f ms, painted %.0f ms, breakdown %.0f ms, verdict %.0f ms\n", r + 1,
+            o.loaded_ms, o.painted_ms, o.breakdown_ms, o.verdict_ms);
+        loaded.push_back(o.loaded_ms);
+        painted.push_back(o.painted_ms);
+        breakdown.push_back(o.breakdown_ms);
+        verdict.push_back(o.verdict_ms);
+        analysed.push_back(o.analysed_ms());
+        bytes.push_back(o.rss_delta_kib * 1024.0 / static_cast<double>(activities));
+    }
+    QFile::remove(path);
+    std::printf("\nmedians over %d opens of %zu activities\n", reps, activities);
+    std::printf("%-52s %10.0f ms\n", "file read and indexed (runs in the list)", median(loaded));
+    std::printf("%-52s %10.0f ms\n", "timeline painted", median(painted));
+    std::printf("%-52s %10.0f ms\n", "breakdown and its verdict shown", median(breakdown));
+    std::printf("%-52s %10.0f ms\n", "attribution dock's verdict shown", median(verdict));
+    std::printf("%-52s %10.0f ms\n", "fully analysed window", median(analysed));
+    std::printf("%-52s %10.1f B\n", "resident memory per activity, analysed", median(bytes));
+    return 0;
+}

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "activity.h"
+#include "stop_token.h"
+
+namespace tokenscope::trace {
+
+// The one order of a run's activities that the views and the analysis rely on: grouped
+// by lane, in start order, and at equal starts the longer span first, so an enclosing
+// range comes before what it encloses (the timeline's nesting depth). The GUI's loader
+// puts every run in it; the attribution and the launch delay walk activities in it.
+// (The store and the capture writers keep lanes in start order and equal starts in the
+// order they were added, which their round-trip tests pin; a run read back is put in
+// this order by the loader, at the cost of one check when it already is.)
+inline bool before_on_lane(const Activity& a, const Activity& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+}
+
+inline bool activity_order(const Activity& a, const Activity& b) {
+    return a.lane != b.lane ? a.lane < b.lane : before_on_lane(a, b);
+}
+
+inline bool in_activity_order(std::span<const Activity> activities) {
+    return std::is_sorted(activities.begin(), activities.end(), activity_order);
+}
+
+// Sorts in place (std::sort: a stable sort would need a second copy of a 10M-activity
+// run); a no-op, after one linear check, for runs already in order.
+inline void sort_activities(std::vector<Activity>& activities) {
+    if (!in_activity_order(activities))
+        std::sort(activities.begin(), activities.end(), activity_order);
+}
+
+// fn(activity) lane by lane in start order (equal starts in any order, which is all a
+// walker over each lane's timeline needs), without a copy when the run is so ordered
+// already (runs from the store and the loader are); else through an index sorted here
+// into activity_order. A sort cannot stop half-way, so `stop` is checked around it and
+// between chunks (throws Cancelled).
+template <typename Fn>
+void for_each_in_activity_order(const std::vector<Activity>& acts, const StopToken& stop, Fn&& fn) {
+    stop.throw_if_stopped();
+    auto lane_start = [](const Activity& a, const Activity& b) {
+        return a.lane != b.lane ? a.lane < b.lane : a.start_ns < b.start_ns;
+    };
+    if (std::is_sorted(acts.begin(), acts.end(), lane_start)) {
+        for_each_stoppable(acts, stop, fn);
+        return;
+    }
+    std::vector<std::uint32_t> order(acts.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return activity_order(acts[x], acts[y]); });
+    stop.throw_if_stopped();
+    for_each_stoppable(order, stop, [&](std::uint32_t i) { fn(acts[i]); });
+}
+
+}  // namespace tokenscope::trace

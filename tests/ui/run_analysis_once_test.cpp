@@ -1,0 +1,158 @@
+// Issue 15: opening a run in the window analyses it once. The Breakdown tab and the
+// Attribution dock read one analysis (ui::RunAnalyzer), so the run's coverage, the
+// costly part of attribution, is built once per opened run, counted by
+// analysis::Coverage::whole_run_builds(). Before, the window built it three times.
+#include <QListView>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+#include "analysis/coverage.h"
+#include "hand_run.h"
+#include "store/store_writer.h"
+#include "ui/attribution_panel.h"
+#include "ui/background_query.h"
+#include "ui/breakdown_tab.h"
+#include "ui/main_window.h"
+#include "ui/run_analyzer.h"
+#include "ui/run_list_model.h"
+
+using namespace tokenscope;
+
+class RunAnalysisOnceTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString write_store(const QString& file, const std::string& run_name) {
+        const QString path = dir_.filePath(file);
+        store::StoreWriter writer(path.toStdString());
+        writer.write_run(test::hand_run(run_name));
+        return path;
+    }
+
+    // Opens `path` through File > Open's path and waits for both verdicts and for the
+    // pool to be idle (so no view's work is still on its way).
+    static void open_and_settle(ui::MainWindow& window, const QString& path) {
+        QSignalSpy breakdown(window.breakdownTab(), &ui::BreakdownTab::breakdownReady);
+        QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
+        window.openFiles({path});
+        QTRY_COMPARE_WITH_TIMEOUT(breakdown.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(100);  // results still queued to the GUI thread arrive
+        QCOMPARE(breakdown.count(), 1);
+        QCOMPARE(verdict.count(), 1);
+    }
+
+  private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("run_analysis_once_test"));
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+    }
+
+    void oneCoveragePerOpenedRun() {
+        const QString a = write_store(QStringLiteral("a.tokenscope"), "run a");
+        const QString b = write_store(QStringLiteral("b.tokenscope"), "run b");
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        const std::uint64_t before = analysis::Coverage::whole_run_builds();
+        open_and_settle(window, a);
+        QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(1));
+        open_and_settle(window, b);
+        QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(2));
+        // Both views show the one result: the hand run is "mixed" (main_window_test works
+        // the numbers out), with transfer at 6000 / 50000 = 12.0 %.
+        const QString dock = window.attributionPanel()->verdictText();
+        const QString tab = window.breakdownTab()->verdictText();
+        QVERIFY2(dock.contains(QStringLiteral("<b>mixed</b>")), qPrintable(dock));
+        QVERIFY2(tab.contains(QStringLiteral("<b>mixed</b>")), qPrintable(tab));
+        QVERIFY2(dock.contains(QStringLiteral("transfer_share</td><td align=right>12.0 %")),
+                 qPrintable(dock));
+        QVERIFY2(tab.contains(QStringLiteral("2 steps")), qPrintable(tab));
+    }
+
+    // Going back to a run analyses it again (one analysis is kept, the current run's),
+    // still once for both views.
+    void selectingAnotherRunAnalysesItOnce() {
+        const QString a = write_store(QStringLiteral("c.tokenscope"), "run c");
+        const QString b = write_store(QStringLiteral("d.tokenscope"), "run d");
+        ui::MainWindow window;
+        open_and_settle(window, a);
+        open_and_settle(window, b);
+        const std::uint64_t before = analysis::Coverage::whole_run_builds();
+        QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
+        window.runListView()->setCurrentIndex(window.runList()->index(0));
+        QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(1));
+        QVERIFY(window.breakdownTab()->ready());
+    }
+
+    // Cancel stops the shared analysis; both views say so, and no verdict arrives. The
+    // cancel comes from a slot of runsOpened, still inside the open: the analysis just
+    // started cannot have been delivered yet.
+    void cancellingStopsTheSharedAnalysis() {
+        const QString a = write_store(QStringLiteral("e.tokenscope"), "run e");
+        ui::MainWindow window;
+        QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
+        QSignalSpy breakdown(window.breakdownTab(), &ui::BreakdownTab::breakdownReady);
+        bool busy = false;
+        trace::StopToken token;
+        connect(&window, &ui::MainWindow::runsOpened, this, [&] {
+            busy = window.analyzer()->busy();
+            token = window.analyzer()->query()->token();
+            window.breakdownTab()->cancelQuery();
+        });
+        QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
+        window.openFiles({a});
+        QTRY_COMPARE(opened.count(), 1);
+        QVERIFY(busy);
+        QVERIFY(token.stop_requested());
+        QVERIFY(!window.analyzer()->busy());
+        QVERIFY2(window.breakdownTab()->verdictText().contains(QStringLiteral("cancelled")),
+                 qPrintable(window.breakdownTab()->verdictText()));
+        QVERIFY2(window.attributionPanel()->verdictText().contains(QStringLiteral("cancelled")),
+                 qPrintable(window.attributionPanel()->verdictText()));
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(verdict.count(), 0);
+        QCOMPARE(breakdown.count(), 0);
+    }
+
+    // The dock's selection is attributed on a BackgroundQuery: a newer selection stops
+    // the one before, and only the newer one is shown.
+    void aNewSelectionStopsTheOneBefore() {
+        ui::AttributionPanel panel;
+        panel.setRun(test::open_run(test::hand_run("selection"), "/x/s.tokenscope"));
+        QSignalSpy ready(&panel, &ui::AttributionPanel::attributionReady);
+        panel.selectRange(0, 25000);
+        const trace::StopToken first = panel.rangeQuery()->token();
+        QVERIFY(panel.rangeQuery()->busy());
+        // [14000, 20000): only the H2D copy, so all of it is pcie.
+        panel.selectRange(14000, 20000);
+        QVERIFY(first.stop_requested());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QTest::qWait(100);
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(panel.attribution().start_ns, std::int64_t(14000));
+        QCOMPARE(panel.attribution().assigned[std::size_t(analysis::Category::Pcie)],
+                 std::int64_t(6000));
+        // Clearing the selection stops its query too.
+        panel.selectRange(0, 25000);
+        const trace::StopToken third = panel.rangeQuery()->token();
+        panel.clearSelection();
+        QVERIFY(third.stop_requested());
+        QVERIFY(!panel.rangeQuery()->busy());
+    }
+};
+
+QTEST_MAIN(RunAnalysisOnceTest)
+#include "run_analysis_once_test.moc"

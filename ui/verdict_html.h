@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include "analysis/verdict.h"
+#include "time_format.h"
+
+namespace tokenscope::ui {
+
+// The verdict as rich text, one home for the Breakdown tab and the Attribution dock
+// (docs/attribution.md, Verdicts: the verdict with the numbers that triggered it). Both start
+// with the same headline; each adds the part it has room for.
+class VerdictHtml {
+    Q_DECLARE_TR_FUNCTIONS(VerdictHtml)
+  public:
+    // A model run's warning, the bound in bold, the achieved bandwidth where known and
+    // the advice.
+    static QString headline(const analysis::Verdict& v, bool model_run);
+    // Every rule's value next to its threshold, the fired one marked (the dock).
+    static QString ruleTable(const analysis::Verdict& v, TimeUnit unit);
+    // Steps, their total time and the distance to the ITL floor (the Breakdown tab,
+    // whose rules have their own table).
+    static QString summary(const analysis::RunAssessment& a, TimeUnit unit);
+};
+
+}  // namespace tokenscope::ui
