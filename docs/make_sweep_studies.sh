@@ -33,7 +33,9 @@ rm -f "$work"/{strat,strat_cpu,grid,qps}.tokenscope
     --progress none
 "$cli" sweep-report "$work/qps.tokenscope" --sla-ttft 200ms --sla-tpot 50ms \
     --pareto "$shots/pareto.png" --knee "$shots/knee.png" --size 1200x700 | sed -n '/against/,$p'
-# The Sweep tab on each study's file (timeline, heatmap, breakdown of its first run too).
+# The Sweep tab on each study's file.
 for study in strat strat_cpu grid qps; do
     QT_QPA_PLATFORM=offscreen "$gui" --screenshots "$shots/$study" "$work/$study.tokenscope"
+    # Only the Sweep tab is this script's; the other tabs are docs/make_screenshots.sh's.
+    rm -f "$shots/$study"/{timeline,heatmap,breakdown,compare}.png
 done
