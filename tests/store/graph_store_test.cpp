@@ -2,7 +2,6 @@
 // trips, bit for bit for CUPTI's 64-bit node ids, and a version 6 file migrates to an
 // empty table. Expected values are the ones planted here, or SQL read from the file.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <string>
 
@@ -10,31 +9,14 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
-
-std::int64_t query_int(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-    std::int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -999;
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-void run_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(db);
-}
+using tokenscope::test::downgrade_store;
+using tokenscope::test::query_int;
 
 constexpr std::uint64_t kBigNode = 0xF000'0000'0000'0042ULL;  // above INT64_MAX
 
@@ -90,7 +72,7 @@ TEST(GraphStore, Version6FileMigratesWithoutGraphNodes) {
     TempDir dir;
     const std::string path = dir.file("v6.tokenscope");
     const std::int64_t old_id = StoreWriter(path).write_run(test::sample_run("old", 5));
-    run_sql(path, "DROP TABLE graph_activity; PRAGMA user_version = 6;");
+    downgrade_store(path, 6);
     {
         StoreReader reader(path);
         EXPECT_EQ(reader.schema_version(), kSchemaVersion);

@@ -11,11 +11,15 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
+using tokenscope::test::downgrade_store;
+using tokenscope::test::query_int;
+using tokenscope::test::run_sql;
 
 // A run of `n` kernels on one stream with correlations 1..n, and one step.
 trace::RunData sample_run(const std::string& name, std::uint32_t n) {
@@ -44,33 +48,12 @@ trace::KernelLaunch launch(std::uint32_t corr, std::array<std::uint32_t, 3> grid
     return trace::KernelLaunch{corr, grid, block, shared, regs};
 }
 
-void run_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
-
-long long query_int(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-    long long v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
-// A version 2 file: what this build writes, less the kernel_launch table, stamped 2.
-// Version 3 only added that table, so this is the older layout exactly.
+// A version 2 file: what this build writes, with every migration since 2 undone.
 std::string make_version2_file(const TempDir& dir, trace::RunData& run) {
     std::string path = dir.file("v2.tokenscope");
     run.info.id = StoreWriter(path).write_run(run);
     run.info.complete = true;
-    run_sql(path,
-            "DROP TABLE kernel_launch; DROP TABLE sweep; DROP TABLE sweep_point; "
-            "PRAGMA user_version = 2;");
+    downgrade_store(path, 2);
     return path;
 }
 

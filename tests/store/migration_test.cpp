@@ -5,11 +5,14 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
+using tokenscope::test::downgrade_store;
+using tokenscope::test::query_int;
 
 // Schema version 1, written out by hand as an older build produced it: no
 // counter_sample table, no step.floor_ns, no run.clock.
@@ -101,26 +104,6 @@ TEST(StoreMigration, Version1FileIsMigratedAndReadsBack) {
     sqlite3_close(db);
 }
 
-void run_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(db);
-}
-
-std::int64_t query_int(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-    std::int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -999;
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
 TEST(StoreMigration, RankAndOriginRoundTrip) {
     TempDir dir;
     std::string path = dir.file("v6.tokenscope");
@@ -140,9 +123,7 @@ TEST(StoreMigration, Version5FileMigratesWithUnknownRanks) {
     TempDir dir;
     std::string path = dir.file("v5.tokenscope");
     std::int64_t id = StoreWriter(path).write_run(test::sample_run("old", 5));
-    run_sql(path,
-            "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns; "
-            "PRAGMA user_version = 5;");
+    downgrade_store(path, 5);
     {
         StoreReader reader(path);
         EXPECT_EQ(reader.schema_version(), kSchemaVersion);
@@ -175,9 +156,7 @@ TEST(StoreMigration, Version5FileReadAsItIsWhenReadOnly) {
     TempDir dir;
     std::string path = dir.file("v5ro.tokenscope");
     std::int64_t id = StoreWriter(path).write_run(test::sample_run("old", 5));
-    run_sql(path,
-            "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns; "
-            "PRAGMA user_version = 5;");
+    downgrade_store(path, 5);
     sqlite3* lock = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &lock), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(lock, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);

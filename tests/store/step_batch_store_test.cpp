@@ -1,26 +1,18 @@
 // Store schema 5: an engine iteration's batch composition is kept with its step,
 // and files of version 4 (no batch columns) still open, migrated or read as they are.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include "store/schema.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
-
-void run_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(db);
-}
+using tokenscope::test::downgrade_store;
 
 trace::RunData iteration_run() {
     trace::RunData run = test::sample_run("engine", 7);
@@ -55,11 +47,7 @@ TEST(StoreStepBatch, Version4FileMigratesAndItsStepsHaveNoComposition) {
     std::string path = dir.file("v4.tokenscope");
     trace::RunData run = iteration_run();
     std::int64_t id = StoreWriter(path).write_run(run);
-    // The file as version 4 wrote it: no batch columns.
-    run_sql(path,
-            "ALTER TABLE step DROP COLUMN prefill_requests; ALTER TABLE step DROP COLUMN "
-            "prefill_tokens; ALTER TABLE step DROP COLUMN decode_requests; ALTER TABLE step "
-            "DROP COLUMN decode_tokens; PRAGMA user_version = 4;");
+    downgrade_store(path, 4);  // no batch columns
     StoreReader reader(path);
     EXPECT_EQ(reader.schema_version(), kSchemaVersion);
     trace::RunData got = reader.load_run(id);

@@ -3,25 +3,19 @@
 #include "store/sweep_store.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include "store/schema.h"
 #include "store/store_error.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
-
-void run_sql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-}
+using tokenscope::test::downgrade_store;
 
 TEST(SweepStore, PointsOfCompleteRunsReadBackInOrder) {
     TempDir dir;
@@ -57,7 +51,7 @@ TEST(SweepStore, Version3FileMigratesAndReadOnlyHasNoSweeps) {
     TempDir dir;
     const std::string path = dir.file("v3.tokenscope");
     StoreWriter(path).write_run(test::sample_run("old", 3));
-    run_sql(path, "DROP TABLE sweep; DROP TABLE sweep_point; PRAGMA user_version = 3;");
+    downgrade_store(path, 3);
     EXPECT_TRUE(SweepStore(path, true).sweeps().empty());  // read as it is
     {
         StoreReader reader(path);

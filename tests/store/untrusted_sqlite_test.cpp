@@ -13,22 +13,13 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "store_test_util.h"
+#include "support/old_store.h"
 
 namespace tokenscope::store {
 namespace {
 
 using test::TempDir;
-
-void run_sql(const std::string& path, const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* err = nullptr;
-    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-    std::string msg = err != nullptr ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(db);
-    ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
+using tokenscope::test::run_sql;
 
 std::string good_file(const TempDir& dir, const std::string& name) {
     std::string path = dir.file(name);
