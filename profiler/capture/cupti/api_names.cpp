@@ -47,4 +47,44 @@ const ApiNames::Slot& ApiNames::resolve(CUpti_CallbackDomain domain, std::uint32
     return slot;
 }
 
+// cuLaunchKernel nested in a runtime launch carries another id and simply finds no kernel.
+bool ApiNames::is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid) {
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        switch (cbid) {
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+            // Every kernel of a graph launch carries the launch call's correlation id.
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+                return true;
+            default:
+                return false;
+        }
+    }
+    switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace tokenscope::capture::cupti

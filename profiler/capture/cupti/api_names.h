@@ -30,6 +30,10 @@ class ApiNames {
         return resolve(domain, cbid).sync;
     }
 
+    // Whether a call of that id launches kernels that carry its correlation id (a
+    // graph launch's kernels all carry the launch's).
+    static bool is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid);
+
     // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel"; "cuMemcpy_v2" keeps its suffix
     // as it is part of the driver's symbol.
     static std::string display_name(const char* cupti_name);

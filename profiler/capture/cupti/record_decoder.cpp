@@ -10,98 +10,6 @@ namespace {
 using trace::ActivityKind;
 using trace::CopyKind;
 
-constexpr std::size_t kSyncSlot = 6;  // after the six copy kinds
-constexpr std::size_t kSyncTypes = 5;
-constexpr std::size_t kMemsetSlot = kSyncSlot + kSyncTypes;
-
-CopyKind copy_kind(std::uint8_t cupti_kind) {
-    switch (cupti_kind) {
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
-            return CopyKind::H2D;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
-            return CopyKind::D2H;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
-            return CopyKind::D2D;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
-            return CopyKind::H2H;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
-            return CopyKind::P2P;
-        default:
-            return CopyKind::None;
-    }
-}
-
-// Calls whose correlation id a launched kernel carries; cuLaunchKernel nested in a
-// runtime launch carries another id and simply finds no kernel.
-bool is_kernel_launch(CUpti_CallbackDomain domain, std::uint32_t cbid) {
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        switch (cbid) {
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-            case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
-            // Every kernel of a graph launch carries the launch call's correlation id.
-            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
-            case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
-                return true;
-            default:
-                return false;
-        }
-    }
-    switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-            return true;
-        default:
-            return false;
-    }
-}
-
-const char* overhead_name(CUpti_ActivityOverheadKind kind) {
-    switch (kind) {
-        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
-            return "driver JIT compilation";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
-            return "CUPTI buffer flush";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
-            return "CUPTI instrumentation";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
-            return "CUPTI resource";
-        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
-            return "module loading";
-        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
-            return "lazy function loading";
-        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
-            return "command buffer full";
-        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
-            return "CUPTI buffer request";
-        case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
-            return "UVM activity init";
-        default:
-            return "unknown";
-    }
-}
-
 // "ProfilerStep#12" -> 12; -1 when the name does not end in digits.
 std::int64_t trailing_number(std::string_view name) {
     std::size_t i = name.size();
@@ -134,17 +42,13 @@ RecordDecoder::RecordDecoder(store::RunWriter& writer, DecoderOptions options)
       options_(std::move(options)),
       lanes_(writer, options_.process_id),
       api_names_(writer),
-      kernel_names_(writer) {
+      kernel_names_(writer),
+      names_(writer) {
     if (!options_.step_pattern.empty()) {
         // Throws std::regex_error for a bad pattern: the caller's configuration error.
         step_regex_ = std::regex(options_.step_pattern, std::regex::ECMAScript);
         has_step_pattern_ = true;
     }
-    for (const char* n :
-         {"Memcpy (unknown direction)", "Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD", "Memcpy PtoP",
-          "Memcpy HtoH", "Synchronization", "Event synchronize", "Stream wait event",
-          "Stream synchronize", "Context synchronize", "Memset"})
-        fixed_names_.push_back(writer_.intern(n));
 }
 
 void RecordDecoder::decode(const CUpti_Activity* record) {
@@ -230,9 +134,9 @@ void RecordDecoder::settle_kernels() {
 }
 
 void RecordDecoder::memcpy(const MemcpyRecord& r) {
-    const CopyKind kind = copy_kind(r.copyKind);
+    const CopyKind kind = FixedNames::copy_kind(r.copyKind);
     auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-                  copy_name(kind), r.correlationId);
+                  names_.copy(kind), r.correlationId);
     a.copy = kind;
     a.bytes = r.bytes;
     if (!timed(r.start, r.end, a)) return;
@@ -242,7 +146,7 @@ void RecordDecoder::memcpy(const MemcpyRecord& r) {
 
 void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
     auto a = make(ActivityKind::Memcpy, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-                  copy_name(CopyKind::P2P), r.correlationId);
+                  names_.copy(CopyKind::P2P), r.correlationId);
     a.copy = CopyKind::P2P;
     a.bytes = r.bytes;
     if (!timed(r.start, r.end, a)) return;
@@ -252,7 +156,7 @@ void RecordDecoder::peer_copy(const PeerCopyRecord& r) {
 
 void RecordDecoder::memset(const MemsetRecord& r) {
     auto a = make(ActivityKind::Memset, lanes_.stream(r.deviceId, r.contextId, r.streamId),
-                  fixed_names_[kMemsetSlot], r.correlationId);
+                  names_.memset(), r.correlationId);
     a.bytes = r.bytes;
     if (!timed(r.start, r.end, a)) return;
     emit(a);
@@ -273,13 +177,12 @@ void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
     }
     if (!timed(r.start, r.end, a)) return;
     emit(a);
-    if (options_.spec_join != nullptr && is_kernel_launch(domain, r.cbid))
+    if (options_.spec_join != nullptr && ApiNames::is_kernel_launch(domain, r.cbid))
         options_.spec_join->add_launch(r.correlationId, a.start_ns);
 }
 
 void RecordDecoder::sync(const SyncRecord& r) {
-    const auto type = static_cast<std::size_t>(r.type);
-    auto a = make(ActivityKind::Sync, 0, fixed_names_[kSyncSlot + (type < kSyncTypes ? type : 0)],
+    auto a = make(ActivityKind::Sync, 0, names_.sync(static_cast<std::uint32_t>(r.type)),
                   r.correlationId);
     if (!timed(r.start, r.end, a)) return;
     if (auto it = sync_api_lanes_.find(r.correlationId); it != sync_api_lanes_.end()) {
@@ -295,7 +198,8 @@ void RecordDecoder::overhead(const OverheadRecord& r) {
     const std::uint16_t lane = r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD
                                    ? lanes_.thread(r.objectId.pt.processId, r.objectId.pt.threadId)
                                    : lanes_.cupti_overhead();
-    const std::string name = std::string("CUPTI overhead: ") + overhead_name(r.overheadKind);
+    const std::string name =
+        std::string("CUPTI overhead: ") + FixedNames::overhead_name(r.overheadKind);
     auto a = make(ActivityKind::Range, lane, writer_.intern(name), r.correlationId);
     if (timed(r.start, r.end, a)) emit(a);
 }
@@ -356,10 +260,6 @@ bool RecordDecoder::is_step(std::uint32_t name, std::string_view text) {
     if (step_names_[name] < 0)
         step_names_[name] = std::regex_search(text.begin(), text.end(), step_regex_) ? 1 : 0;
     return step_names_[name] == 1;
-}
-
-std::uint32_t RecordDecoder::copy_name(trace::CopyKind kind) {
-    return fixed_names_[static_cast<std::size_t>(kind)];
 }
 
 void RecordDecoder::finish() {

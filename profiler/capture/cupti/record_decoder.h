@@ -12,6 +12,7 @@
 #include "capture/clock_fit.h"
 #include "decoder_options.h"
 #include "decoder_stats.h"
+#include "fixed_names.h"
 #include "kernel_names.h"
 #include "kernel_spec_join.h"
 #include "lane_map.h"
@@ -66,7 +67,6 @@ class RecordDecoder {
     void emit(const trace::Activity& a);
     void write_join_diagnostics();
     bool is_step(std::uint32_t name, std::string_view text);
-    std::uint32_t copy_name(trace::CopyKind kind);
     void write_diagnostics();
 
     store::RunWriter& writer_;
@@ -75,12 +75,12 @@ class RecordDecoder {
     LaneMap lanes_;
     ApiNames api_names_;
     KernelNames kernel_names_;
+    FixedNames names_;
     MarkerPairer markers_;
     DecoderStats stats_;
     std::regex step_regex_;
     bool has_step_pattern_ = false;
-    std::vector<std::int8_t> step_names_;     // by name id: -1 unknown, 0 no, 1 yes
-    std::vector<std::uint32_t> fixed_names_;  // copy, memset and sync names by slot
+    std::vector<std::int8_t> step_names_;  // by name id: -1 unknown, 0 no, 1 yes
     std::int32_t next_step_index_ = 0;
     // Sync records name no thread: they take the lane of their API call, which may
     // arrive before or after them.
