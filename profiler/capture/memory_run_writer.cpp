@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "trace/activity_order.h"
+
 namespace tokenscope::capture {
 
 std::uint16_t MemoryRunWriter::add_lane(const trace::Lane& lane) {
@@ -12,10 +14,9 @@ std::uint16_t MemoryRunWriter::add_lane(const trace::Lane& lane) {
 }
 
 void MemoryRunWriter::finish() {
-    std::stable_sort(data_.activities.begin(), data_.activities.end(),
-                     [](const trace::Activity& a, const trace::Activity& b) {
-                         return a.lane != b.lane ? a.lane < b.lane : a.start_ns < b.start_ns;
-                     });
+    // The store's order, not trace::activity_order: equal starts stay as added, so a run
+    // kept in memory reads as the same run written and read back.
+    std::stable_sort(data_.activities.begin(), data_.activities.end(), trace::lane_start_order);
     data_.launches.finish();
     data_.graphs.finish();
     data_.info.complete = true;

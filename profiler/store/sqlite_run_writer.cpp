@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store_error.h"
+#include "trace/activity_order.h"
 
 namespace tokenscope::store::detail {
 namespace {
@@ -121,12 +122,9 @@ void SqliteRunWriter::add_activity(const trace::Activity& a) {
 void SqliteRunWriter::write_chunk(std::uint16_t lane) {
     auto& buf = pending_[lane];
     if (buf.empty()) return;
-    auto by_start = [](const trace::Activity& x, const trace::Activity& y) {
-        return x.start_ns < y.start_ns;
-    };
     // Stable, so activities with equal starts keep the order they were added in.
-    if (!std::is_sorted(buf.begin(), buf.end(), by_start))
-        std::stable_sort(buf.begin(), buf.end(), by_start);
+    if (!std::is_sorted(buf.begin(), buf.end(), trace::starts_before))
+        std::stable_sort(buf.begin(), buf.end(), trace::starts_before);
     blob_.clear();
     std::int32_t device = lane < lane_devices_.size() ? lane_devices_[lane] : -1;
     ChunkBounds bounds = encode_chunk(buf, device, blob_);

@@ -13,6 +13,7 @@
 #include "schema.h"
 #include "statement.h"
 #include "store_error.h"
+#include "trace/activity_order.h"
 #include "trace/memory_budget.h"
 #include "wal_copy.h"
 
@@ -43,10 +44,6 @@ class ReadSnapshot {
 // Zero-length activities (markers) overlap the range when they start inside it.
 bool overlaps(const trace::Activity& a, std::int64_t t0, std::int64_t t1) {
     return a.start_ns < t1 && (a.end_ns > t0 || a.start_ns >= t0);
-}
-
-bool by_start(const trace::Activity& x, const trace::Activity& y) {
-    return x.start_ns < y.start_ns;
 }
 
 void decode_or_throw(const Connection& conn, const Statement& st, int data_col,
@@ -99,8 +96,8 @@ void read_activities(const Connection& conn, std::int64_t run_id, trace::RunData
     std::size_t lane_begin = 0;
     std::int64_t current_lane = -1;
     auto finish_lane = [&] {
-        if (!std::is_sorted(out.begin() + lane_begin, out.end(), by_start))
-            std::stable_sort(out.begin() + lane_begin, out.end(), by_start);
+        if (!std::is_sorted(out.begin() + lane_begin, out.end(), trace::starts_before))
+            std::stable_sort(out.begin() + lane_begin, out.end(), trace::starts_before);
         lane_begin = out.size();
     };
     while (index.step()) {
@@ -359,7 +356,7 @@ void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std
         std::erase_if(decoded, [&](const trace::Activity& a) { return !overlaps(a, t0, t1); });
         merged.clear();
         std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),
-                   std::back_inserter(merged), by_start);
+                   std::back_inserter(merged), trace::starts_before);
         pending.swap(merged);
     }
     for (const auto& a : pending) fn(a);

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "kineto_builder.h"
+#include "trace/activity_order.h"
 
 namespace tokenscope::import::kineto {
 namespace {
@@ -49,7 +50,7 @@ std::vector<std::uint32_t> index_by_lane(const std::vector<trace::Activity>& act
     for (std::uint32_t i = 0; i < acts.size(); ++i)
         if (keep(acts[i])) idx.push_back(i);
     std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return std::tie(acts[a].lane, acts[a].start_ns) < std::tie(acts[b].lane, acts[b].start_ns);
+        return trace::activity_order(acts[a], acts[b]);
     });
     return idx;
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collective_fit.h"
+#include "trace/activity_order.h"
 
 namespace tokenscope::import {
 namespace {
@@ -257,9 +258,7 @@ trace::RunData merge_ranks(std::vector<trace::RunData> ranks, const MergeOptions
             {"merge_steps_from_reference", trace::Severity::Info,
              static_cast<double>(dropped_steps),
              "steps are the reference rank's; the other ranks' own iterations are not kept"});
-    std::stable_sort(
-        out.activities.begin(), out.activities.end(),
-        [](const trace::Activity& a, const trace::Activity& b) { return a.start_ns < b.start_ns; });
+    trace::sort_activities(out.activities);
     out.launches.finish();
     return out;
 }

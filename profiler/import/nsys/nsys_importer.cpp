@@ -13,6 +13,7 @@
 #include "nsys_run_info.h"
 #include "nsys_schema.h"
 #include "nsys_strings.h"
+#include "trace/activity_order.h"
 #include "trace/memory_budget.h"
 
 namespace tokenscope::import {
@@ -58,13 +59,11 @@ void sort_by_lane(std::vector<trace::Activity>& activities, std::size_t lanes) {
     std::vector<trace::Activity> sorted(activities.size());
     std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
     for (const auto& a : activities) sorted[next[a.lane]++] = a;
-    auto by_start = [](const trace::Activity& a, const trace::Activity& b) {
-        return a.start_ns < b.start_ns;
-    };
     for (std::size_t l = 0; l < lanes; ++l) {
         auto first = sorted.begin() + static_cast<std::ptrdiff_t>(offset[l]);
         auto last = sorted.begin() + static_cast<std::ptrdiff_t>(offset[l + 1]);
-        if (!std::is_sorted(first, last, by_start)) std::stable_sort(first, last, by_start);
+        if (!std::is_sorted(first, last, trace::starts_before))
+            std::stable_sort(first, last, trace::starts_before);
     }
     activities = std::move(sorted);
 }
