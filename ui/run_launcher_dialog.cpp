@@ -24,6 +24,7 @@
 #include <limits>
 
 #include "capture/backend_registry.h"
+#include "capture/capture_config.h"
 #include "capture/gpu_presets.h"
 #include "capture_process.h"
 #include "external_command.h"
@@ -163,16 +164,18 @@ void RunLauncherDialog::updateMode() {
     updateProblem();
 }
 
+// The fields start where `tokenscope-cli run` does without options (capture::run_defaults).
 QWidget* RunLauncherDialog::buildWorkload() {
+    const capture::CaptureConfig defaults = capture::run_defaults();
     auto* group = new QGroupBox(tr("Workload"), this);
     auto* form = new QFormLayout(group);
     preset_ = combo(group, kernels::model_preset_names());
-    preset_->setCurrentText(QStringLiteral("llama-8b"));
+    preset_->setCurrentText(QString::fromStdString(defaults.model));
     shape_ = new QLabel(group);
     shape_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    batch_ = spin(group, 1, 4096, 8);
-    prompt_ = spin(group, 1, 1 << 20, 512);
-    tokens_ = spin(group, 1, 1 << 20, 128);
+    batch_ = spin(group, 1, 4096, static_cast<int>(defaults.decode.batch));
+    prompt_ = spin(group, 1, 1 << 20, static_cast<int>(defaults.decode.prompt_len));
+    tokens_ = spin(group, 1, 1 << 20, static_cast<int>(defaults.decode.new_tokens));
     form->addRow(tr("Preset:"), preset_);
     form->addRow(tr("Shape:"), shape_);
     form->addRow(tr("Batch:"), batch_);
@@ -185,21 +188,23 @@ QWidget* RunLauncherDialog::buildWorkload() {
 }
 
 QWidget* RunLauncherDialog::buildStrategy() {
+    const kernels::DecodeConfig d = capture::run_defaults().decode;
     auto* group = new QGroupBox(tr("Decoding"), this);
     auto* form = new QFormLayout(group);
     strategy_ = new QComboBox(group);
     for (auto s : {kernels::Strategy::Greedy, kernels::Strategy::TopK, kernels::Strategy::Beam,
                    kernels::Strategy::Speculative})
         strategy_->addItem(QString::fromUtf8(kernels::to_string(s).data()));
-    top_k_ = spin(group, 1, 1 << 20, 50);
-    beams_ = spin(group, 1, 256, 4);
-    draft_layers_ = spin(group, 1, 1024, 2);
-    gamma_ = spin(group, 1, 64, 4);
+    strategy_->setCurrentText(QString::fromUtf8(kernels::to_string(d.strategy).data()));
+    top_k_ = spin(group, 1, 1 << 20, static_cast<int>(d.top_k));
+    beams_ = spin(group, 1, 256, static_cast<int>(d.beams));
+    draft_layers_ = spin(group, 1, 1024, static_cast<int>(d.draft_layers));
+    gamma_ = spin(group, 1, 64, static_cast<int>(d.gamma));
     acceptance_ = new QDoubleSpinBox(group);
     acceptance_->setRange(0.0, 1.0);
     acceptance_->setSingleStep(0.05);
-    acceptance_->setValue(0.7);
-    seed_ = spin(group, 0, std::numeric_limits<int>::max(), 1);
+    acceptance_->setValue(d.acceptance);
+    seed_ = spin(group, 0, std::numeric_limits<int>::max(), static_cast<int>(d.seed));
     form->addRow(tr("Strategy:"), strategy_);
     form->addRow(tr("Top-k:"), top_k_);
     form->addRow(tr("Beams:"), beams_);
@@ -220,7 +225,7 @@ QWidget* RunLauncherDialog::buildBackend() {
     backend_note_ = new QLabel(group);
     backend_note_->setWordWrap(true);
     gpu_ = combo(group, capture::gpu_preset_names());
-    gpu_->setCurrentText(QStringLiteral("H100-SXM5"));
+    gpu_->setCurrentText(QString::fromStdString(capture::run_defaults().gpu));
     gpu_->setToolTip(tr("The GPU the cost model impersonates"));
     form->addRow(tr("Backend:"), backend_);
     form->addRow(QString(), backend_note_);

@@ -1,9 +1,11 @@
 #include <iostream>
+#include <sstream>
 
 #include "analysis/metrics.h"
 #include "arg_parser.h"
 #include "breakdown_report.h"
 #include "capture/backend_registry.h"
+#include "capture/capture_config.h"
 #include "capture/gpu_presets.h"
 #include "commands.h"
 #include "kernels/model_shape.h"
@@ -74,29 +76,43 @@ void report(const std::string& path, std::int64_t run_id) {
     print_breakdown(std::cout, run, compute_breakdown(run.data), false);
 }
 
+// 0.7 as 0.7, not std::to_string's 0.700000.
+std::string number_text(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& args) {
+    const capture::CaptureConfig defaults = capture::run_defaults();
+    const kernels::DecodeConfig& d = defaults.decode;
     ArgParser p("run", "--out FILE [options]",
                 "Makes a decode run of the built-in Llama-style workload and stores it as a new "
                 "run in FILE. Backend 'model' is a cost model on a GPU preset (kernel time = "
                 "max(FLOPs / peak, bytes / bandwidth) + launch overhead, seeded jitter): it is "
                 "labelled a model everywhere and never shown as a measurement.");
     p.option("backend", "NAME", "capture backend: " + join(capture::backend_names()), "model");
-    p.option("gpu", "PRESET", "GPU preset: " + join(capture::gpu_preset_names()), "H100-SXM5");
+    p.option("gpu", "PRESET", "GPU preset: " + join(capture::gpu_preset_names()), defaults.gpu);
     p.option("preset", "SHAPE",
              "workload shape: " + join(kernels::model_preset_names()) +
-                 " (default: the backend's own, llama-8b; tiny for cpu)");
-    p.option("batch", "N", "requests decoded together", "8");
-    p.option("prompt", "N", "prompt length in tokens", "512");
-    p.option("tokens", "N", "new tokens per request (the first comes from prefill)", "128");
-    p.option("strategy", "S", "greedy, topk, beam or speculative", "greedy");
-    p.option("top-k", "K", "top-k sampling: k", "50");
-    p.option("beams", "K", "beam search: beams", "4");
-    p.option("draft-layers", "N", "speculative decoding: layers of the draft model", "2");
-    p.option("gamma", "N", "speculative decoding: tokens proposed per iteration", "4");
-    p.option("acceptance", "P", "speculative decoding: modelled acceptance rate", "0.7");
-    p.option("seed", "N", "seed of the jitter model", "1");
+                 " (default: the backend's own, " + defaults.model + "; tiny for cpu)");
+    p.option("batch", "N", "requests decoded together", std::to_string(d.batch));
+    p.option("prompt", "N", "prompt length in tokens", std::to_string(d.prompt_len));
+    p.option("tokens", "N", "new tokens per request (the first comes from prefill)",
+             std::to_string(d.new_tokens));
+    p.option("strategy", "S", "greedy, topk, beam or speculative",
+             std::string(kernels::to_string(d.strategy)));
+    p.option("top-k", "K", "top-k sampling: k", std::to_string(d.top_k));
+    p.option("beams", "K", "beam search: beams", std::to_string(d.beams));
+    p.option("draft-layers", "N", "speculative decoding: layers of the draft model",
+             std::to_string(d.draft_layers));
+    p.option("gamma", "N", "speculative decoding: tokens proposed per iteration",
+             std::to_string(d.gamma));
+    p.option("acceptance", "P", "speculative decoding: modelled acceptance rate",
+             number_text(d.acceptance));
+    p.option("seed", "N", "seed of the jitter model", std::to_string(d.seed));
     p.option("name", "TEXT", "run name (default: describes workload and GPU)");
     p.option("out", "FILE", "the .tokenscope file to add the run to");
     p.option("progress", "MODE", "auto, bar, json (JSON lines on stdout) or none", "auto");

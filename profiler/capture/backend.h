@@ -23,7 +23,7 @@ class Backend {
     virtual Availability available() const = 0;
     // The workload shape run when the user names none: one this backend can run
     // on any machine it is available on (the cpu backend cannot hold llama-8b).
-    virtual std::string_view default_preset() const { return "llama-8b"; }
+    virtual std::string_view default_preset() const { return kDefaultPreset; }
     // Why `config` cannot run on this backend here, in one line; empty when it
     // can. Checked before any file is touched, so it is a usage problem.
     virtual std::string refusal(const CaptureConfig& config) const {

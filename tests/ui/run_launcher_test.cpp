@@ -5,11 +5,13 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -110,6 +112,46 @@ class RunLauncherTest : public QObject {
         QVERIFY(!d.start());
         QVERIFY(d.statusLabel()->text().contains(QLatin1String("cuda")));
         QVERIFY(!d.process()->running());
+    }
+
+    // A fresh dialog passes what `tokenscope-cli run` does without options: every option
+    // it writes (each strategy's too) has the value `run --help` gives as its default,
+    // read from the built CLI, so the dialog and the CLI cannot drift apart.
+    void freshDialogPassesTheClisDefaults() {
+        QProcess cli;
+        cli.start(ui::CaptureProcess::findCli(), {u"run"_s, u"--help"_s});
+        QVERIFY(cli.waitForFinished(30000));
+        const QString help = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(help.contains(u"--batch"_s), qPrintable(help));
+        ui::RunLauncherDialog d;
+        QMap<QString, QString> given;  // option -> the dialog's value
+        const QString first = d.strategyBox()->currentText();
+        for (const QString& strategy : {first, u"topk"_s, u"beam"_s, u"speculative"_s}) {
+            d.strategyBox()->setCurrentText(strategy);
+            const QStringList args = d.arguments();
+            for (qsizetype i = 0; i + 1 < args.size(); i += 2)
+                if (!given.contains(args[i])) given[args[i]] = args[i + 1];
+        }
+        given.remove(u"--out"_s);  // a fresh file of the user's, no default in the CLI
+        // The preset has no fixed default (each backend its own); the help names the
+        // model backend's, which the dialog starts on.
+        QCOMPARE(given.value(u"--backend"_s), u"model"_s);
+        QVERIFY2(help.contains(u"the backend's own, "_s + given.take(u"--preset"_s)),
+                 qPrintable(help));
+        for (const char* option :
+             {"--batch", "--prompt", "--tokens", "--strategy", "--seed", "--gpu", "--top-k",
+              "--beams", "--draft-layers", "--gamma", "--acceptance"})
+            QVERIFY2(given.contains(QLatin1String(option)), option);
+        for (auto it = given.cbegin(); it != given.cend(); ++it) {
+            const QRegularExpression line(
+                u"^  "_s + QRegularExpression::escape(it.key()) + u" .*\\(default: ([^)]*)\\)$"_s,
+                QRegularExpression::MultilineOption);
+            const QRegularExpressionMatch m = line.match(help);
+            QVERIFY2(m.hasMatch(), qPrintable(it.key()));
+            QVERIFY2(
+                m.captured(1) == it.value(),
+                qPrintable(it.key() + u": dialog "_s + it.value() + u", CLI "_s + m.captured(1)));
+        }
     }
 
     void badOptionsFailWithTheCliMessage() {
