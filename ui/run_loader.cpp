@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "import/open_any.h"
+#include "trace/activity_order.h"
 
 namespace tokenscope::ui {
 
@@ -32,16 +33,7 @@ std::vector<trace::RunData> RunLoader::load(const std::string& path,
 }
 
 void RunLoader::normalize(trace::RunData& run) {
-    auto by_lane_start = [](const trace::Activity& a, const trace::Activity& b) {
-        return std::tie(a.lane, a.start_ns) < std::tie(b.lane, b.start_ns);
-    };
-    // At equal starts the enclosing (longer) span goes first, so nesting depth is right.
-    auto enclosing_first = [](const trace::Activity& a, const trace::Activity& b) {
-        return std::tie(a.lane, a.start_ns, b.end_ns) < std::tie(b.lane, b.start_ns, a.end_ns);
-    };
-    // In place (std::sort): a stable sort would need a second copy of a 10M-activity run.
-    if (!std::is_sorted(run.activities.begin(), run.activities.end(), by_lane_start))
-        std::sort(run.activities.begin(), run.activities.end(), enclosing_first);
+    trace::sort_activities(run.activities);
     auto by_lane_time = [](const trace::CounterSample& a, const trace::CounterSample& b) {
         return std::tie(a.lane, a.time_ns) < std::tie(b.lane, b.time_ns);
     };

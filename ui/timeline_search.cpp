@@ -23,6 +23,8 @@ std::size_t TimelineSearch::set_query(const trace::RunData* run, const QString& 
     for (std::size_t i = 0; i < acts.size() && matches_.size() < kMaxMatches; ++i)
         if (acts[i].name < wanted.size() && wanted[acts[i].name])
             matches_.push_back(static_cast<std::uint32_t>(i));
+    // Matches step through time across all lanes (next/previous on screen), so by start
+    // alone, not trace::activity_order's lane grouping.
     std::stable_sort(matches_.begin(), matches_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return acts[a].start_ns < acts[b].start_ns;
     });
