@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "background_query.h"
-#include "category_colors.h"
 #include "run_analyzer.h"
+#include "ui/plots/category_colors.h"
 #include "verdict_html.h"
 
 namespace tokenscope::ui {
@@ -88,7 +88,7 @@ void AttributionPanel::setRun(const OpenRun& run) {
     details_->setText(tr("Hover or click an activity in the timeline."));
 }
 
-void AttributionPanel::setUnit(TimeUnit unit) {
+void AttributionPanel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (has_result_) showResult();
     if (run_.valid() && analysis_) showVerdictResult();
@@ -123,9 +123,9 @@ void AttributionPanel::showVerdictResult() {
 void AttributionPanel::selectRange(qint64 t0, qint64 t1) {
     if (!run_.valid() || t1 <= t0) return clearSelection();
     range_->setText(tr("%1 … %2 (%3), computing…")
-                        .arg(TimeFormat::duration(t0 - run_.index->min_time(), unit_),
-                             TimeFormat::duration(t1 - run_.index->min_time(), unit_),
-                             TimeFormat::duration(t1 - t0, unit_)));
+                        .arg(plots::TimeFormat::duration(t0 - run_.index->min_time(), unit_),
+                             plots::TimeFormat::duration(t1 - run_.index->min_time(), unit_),
+                             plots::TimeFormat::duration(t1 - t0, unit_)));
     has_result_ = false;
     auto run_data = run_.data;  // shared: the run stays alive while the job reads it
     // A newer selection supersedes and stops this one.
@@ -158,29 +158,30 @@ void AttributionPanel::showResult() {
     const std::int64_t total = result_.end_ns - result_.start_ns;
     const std::int64_t origin = run_.valid() ? run_.index->min_time() : 0;
     range_->setText(tr("%1 … %2 (%3)")
-                        .arg(TimeFormat::duration(result_.start_ns - origin, unit_),
-                             TimeFormat::duration(result_.end_ns - origin, unit_),
-                             TimeFormat::duration(total, unit_)));
+                        .arg(plots::TimeFormat::duration(result_.start_ns - origin, unit_),
+                             plots::TimeFormat::duration(result_.end_ns - origin, unit_),
+                             plots::TimeFormat::duration(total, unit_)));
     std::int64_t hidden_total = 0;
     for (std::size_t c = 0; c < analysis::kCategoryCount; ++c) {
         const auto cat = analysis::kCategories[c];
         const int row = static_cast<int>(c);
-        auto* name = new QTableWidgetItem(CategoryColors::label(cat));
-        name->setData(Qt::DecorationRole, CategoryColors::color(cat));
+        auto* name = new QTableWidgetItem(plots::CategoryColors::label(cat));
+        name->setData(Qt::DecorationRole, plots::CategoryColors::color(cat));
         table_->setItem(row, 0, name);
-        table_->setItem(row, 1,
-                        new QTableWidgetItem(TimeFormat::duration(result_.assigned[c], unit_)));
+        table_->setItem(
+            row, 1, new QTableWidgetItem(plots::TimeFormat::duration(result_.assigned[c], unit_)));
         const double share = total > 0 ? static_cast<double>(result_.assigned[c]) / total : 0.0;
-        table_->setItem(row, 2, new QTableWidgetItem(TimeFormat::share(share)));
-        table_->setItem(row, 3,
-                        new QTableWidgetItem(TimeFormat::duration(result_.hidden[c], unit_)));
+        table_->setItem(row, 2, new QTableWidgetItem(plots::TimeFormat::share(share)));
+        table_->setItem(
+            row, 3, new QTableWidgetItem(plots::TimeFormat::duration(result_.hidden[c], unit_)));
         hidden_total += result_.hidden[c];
     }
     const int last = static_cast<int>(analysis::kCategoryCount);
     table_->setItem(last, 0, new QTableWidgetItem(tr("Total")));
-    table_->setItem(last, 1, new QTableWidgetItem(TimeFormat::duration(total, unit_)));
-    table_->setItem(last, 2, new QTableWidgetItem(TimeFormat::share(total > 0 ? 1.0 : 0.0)));
-    table_->setItem(last, 3, new QTableWidgetItem(TimeFormat::duration(hidden_total, unit_)));
+    table_->setItem(last, 1, new QTableWidgetItem(plots::TimeFormat::duration(total, unit_)));
+    table_->setItem(last, 2, new QTableWidgetItem(plots::TimeFormat::share(total > 0 ? 1.0 : 0.0)));
+    table_->setItem(last, 3,
+                    new QTableWidgetItem(plots::TimeFormat::duration(hidden_total, unit_)));
     table_->setVisible(true);
 }
 

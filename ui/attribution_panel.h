@@ -7,7 +7,7 @@
 #include "analysis/attribution.h"
 #include "analysis/run_analysis.h"
 #include "open_run.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 class QLabel;
 class QTableWidget;
@@ -28,7 +28,7 @@ class AttributionPanel : public QWidget {
     explicit AttributionPanel(QWidget* parent = nullptr);
 
     void setRun(const OpenRun& run);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
     void selectRange(qint64 t0, qint64 t1);
     void clearSelection();
     void showDetails(const QString& html);
@@ -53,7 +53,7 @@ class AttributionPanel : public QWidget {
     void showVerdictResult();
 
     OpenRun run_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     QLabel* verdict_;
     QLabel* range_;
     QTableWidget* table_;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "category_colors.h"
-#include "plot_style.h"
+#include "ui/plots/category_colors.h"
+#include "ui/plots/plot_style.h"
 
 namespace tokenscope::ui {
 
@@ -15,8 +15,8 @@ BreakdownPlot::BreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
     QCPBars* below = nullptr;
     for (analysis::Category c : analysis::kCategories) {
         auto* bars = new QCPBars(xAxis, yAxis);
-        bars->setName(CategoryColors::label(c));
-        const QColor color = CategoryColors::color(c);
+        bars->setName(plots::CategoryColors::label(c));
+        const QColor color = plots::CategoryColors::color(c);
         bars->setBrush(color);
         bars->setPen(QPen(color.darker(130), 0));
         bars->setWidth(0.8);
@@ -41,7 +41,7 @@ BreakdownPlot::BreakdownPlot(QWidget* parent) : QCustomPlot(parent) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
-    PlotStyle::apply(this, palette());
+    plots::PlotStyle::apply(this, palette());
     title_->setTextColor(palette().color(QPalette::WindowText));
     clear(QString());
 }
@@ -87,7 +87,7 @@ void BreakdownPlot::clear(const QString& title) {
     setSteps({}, {}, title);
 }
 
-void BreakdownPlot::setUnit(TimeUnit unit) {
+void BreakdownPlot::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     refill();
 }
@@ -97,7 +97,7 @@ QString BreakdownPlot::title() const {
 }
 
 void BreakdownPlot::refill() {
-    const double per = TimeFormat::ns_per_unit(unit_);
+    const double per = plots::TimeFormat::ns_per_unit(unit_);
     // Indices of the steps shown, in run order.
     std::vector<std::size_t> shown;
     for (std::size_t i = 0; i < steps_.size(); ++i)
@@ -128,7 +128,7 @@ void BreakdownPlot::refill() {
         floor_->addToLegend();
     else
         floor_->removeFromLegend();
-    yAxis->setLabel(tr("time per step (%1)").arg(TimeFormat::suffix(unit_)));
+    yAxis->setLabel(tr("time per step (%1)").arg(plots::TimeFormat::suffix(unit_)));
     xAxis->setRange(-0.6, std::max(n, 1) - 0.4);
     yAxis->setRange(0, top > 0 ? top * 1.08 : 1.0);
     replot();
@@ -137,7 +137,7 @@ void BreakdownPlot::refill() {
 void BreakdownPlot::changeEvent(QEvent* event) {
     QCustomPlot::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
-        PlotStyle::apply(this, palette());
+        plots::PlotStyle::apply(this, palette());
         title_->setTextColor(palette().color(QPalette::WindowText));
         replot();
     }

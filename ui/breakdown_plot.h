@@ -8,8 +8,8 @@
 
 #include "analysis/attribution.h"
 #include "analysis/category.h"
-#include "time_format.h"
 #include "trace/step.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -38,7 +38,7 @@ class BreakdownPlot : public QCustomPlot {
     int shownSteps() const { return shown_; }
     double axisTop() const;
     void clear(const QString& title);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
 
     QCPBars* bars(analysis::Category category) const {
         return bars_[static_cast<std::size_t>(category)];
@@ -60,7 +60,7 @@ class BreakdownPlot : public QCustomPlot {
     std::vector<trace::Phase> phases_;
     std::optional<trace::Phase> filter_;
     int shown_ = 0;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

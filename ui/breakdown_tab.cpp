@@ -18,10 +18,10 @@
 #include "breakdown_plot.h"
 #include "export_dialog.h"
 #include "phase_summary_model.h"
-#include "plot_exporter.h"
 #include "run_analyzer.h"
 #include "run_title.h"
 #include "token_table.h"
+#include "ui/plots/plot_exporter.h"
 #include "verdict_html.h"
 #include "verdict_rule_model.h"
 
@@ -151,7 +151,7 @@ void BreakdownTab::cancelQuery() {
     analyzer_->cancel();  // the views say so on its cancelled()
 }
 
-void BreakdownTab::setUnit(TimeUnit unit) {
+void BreakdownTab::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     plot_->setUnit(unit);
     tokens_->setUnit(unit);
@@ -212,7 +212,7 @@ void BreakdownTab::exportPlot() {
                         false, this);
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
-    if (!PlotExporter::save(plot_, dialog.path(), dialog.size(), dialog.dpi(), &error))
+    if (!plots::PlotExporter::save(plot_, dialog.path(), dialog.size(), dialog.dpi(), &error))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 

@@ -30,7 +30,7 @@ class BreakdownTab : public RunTab {
   public:
     explicit BreakdownTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
-    void setUnit(TimeUnit unit) override;
+    void setUnit(plots::TimeUnit unit) override;
     bool queryBusy() const override;
     QString queryText() const override;
 
@@ -67,7 +67,7 @@ class BreakdownTab : public RunTab {
     QComboBox* phase_filter_;  // objectName "breakdownPhaseFilter"
     TokenTable* tokens_;
     OpenRun run_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     RunAnalyzer* analyzer_;
     std::vector<QMetaObject::Connection> analyzer_links_;
     std::shared_ptr<const analysis::RunAnalysis> analysis_;  // the shown run's, once ready

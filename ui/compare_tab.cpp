@@ -17,11 +17,11 @@
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
-#include "heatmap_plot.h"
 #include "kernel_delta_model.h"
 #include "metric_delta_model.h"
-#include "plot_exporter.h"
 #include "run_title.h"
+#include "ui/plots/heatmap_plot.h"
+#include "ui/plots/plot_exporter.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -75,9 +75,9 @@ CompareTab::CompareTab(QWidget* parent)
       swap_(new QPushButton(tr("&Swap A/B"), this)),
       export_(new QPushButton(tr("&Export…"), this)),
       controls_(new HeatmapControls(this)),
-      plot_a_(new HeatmapPlot(this)),
-      plot_b_(new HeatmapPlot(this)),
-      plot_delta_(new HeatmapPlot(this)),
+      plot_a_(new plots::HeatmapPlot(this)),
+      plot_b_(new plots::HeatmapPlot(this)),
+      plot_delta_(new plots::HeatmapPlot(this)),
       metrics_(new MetricDeltaModel(this)),
       kernels_(new KernelDeltaModel(this)),
       kernel_proxy_(new QSortFilterProxyModel(this)),
@@ -127,7 +127,7 @@ CompareTab::CompareTab(QWidget* parent)
 
 QWidget* CompareTab::buildPlots() {
     auto* plots = new QSplitter(Qt::Horizontal, this);
-    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) {
+    for (plots::HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) {
         p->setMinimumSize(240, 200);
         plots->addWidget(p);
     }
@@ -161,9 +161,9 @@ QWidget* CompareTab::buildTables() {
     return tables;
 }
 
-void CompareTab::setUnit(TimeUnit unit) {
+void CompareTab::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
-    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setUnit(unit);
+    for (plots::HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setUnit(unit);
     metrics_->setUnit(unit);
     kernels_->setUnit(unit);
 }
@@ -207,7 +207,8 @@ void CompareTab::recompute() {
     runs_->setText(tr("<b>A:</b> %1 &nbsp; <b>B:</b> %2").arg(label(a_), label(b_)));
     const QString what = tr("Comparing A and B…");
     status_->setText(what);
-    for (HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setHeatmap(HeatmapPlotData{});
+    for (plots::HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_})
+        p->setHeatmap(plots::HeatmapPlotData{});
     auto a = a_.data;
     auto b = b_.data;  // shared: both stay alive while the job reads them
     const analysis::HeatmapSpec spec = controls_->spec();
@@ -259,9 +260,9 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
     if (!diff.heatmap_a || !diff.heatmap_b || !diff.heatmap) return;
     const auto& ha = *diff.heatmap_a;
     const auto& hb = *diff.heatmap_b;
-    const QString metric = HeatmapPlotData::metricLabel(ha.spec.metric);
+    const QString metric = plots::HeatmapPlotData::metricLabel(ha.spec.metric);
     auto side = [&](const analysis::Heatmap& map, const OpenRun& run, const QString& which) {
-        HeatmapPlotData d = HeatmapPlotData::fromHeatmap(map, run.index->min_time());
+        plots::HeatmapPlotData d = plots::HeatmapPlotData::fromHeatmap(map, run.index->min_time());
         // The bar above names the runs in full; narrow plots get a short title.
         QString name = RunTitle::of(run);
         if (name.size() > 28) name = name.left(27) + QChar(0x2026);
@@ -274,9 +275,9 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
     plot_a_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
     plot_b_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
     const bool a_longer = ha.columns.size() >= hb.columns.size();
-    HeatmapPlotData delta =
-        HeatmapPlotData::fromDiff(*diff.heatmap, a_longer ? ha.columns : hb.columns,
-                                  (a_longer ? a_ : b_).index->min_time(), metric);
+    plots::HeatmapPlotData delta =
+        plots::HeatmapPlotData::fromDiff(*diff.heatmap, a_longer ? ha.columns : hb.columns,
+                                         (a_longer ? a_ : b_).index->min_time(), metric);
     delta.title = tr("\u0394 B \u2212 A");
     plot_delta_->setEmptyText(tr("No cells to compare."));
     plot_delta_->setHeatmap(std::move(delta));
@@ -290,7 +291,7 @@ void CompareTab::exportPlot() {
                         false, this);
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
-    if (!PlotExporter::save(plot_delta_, dialog.path(), dialog.size(), dialog.dpi(), &error))
+    if (!plots::PlotExporter::save(plot_delta_, dialog.path(), dialog.size(), dialog.dpi(), &error))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 

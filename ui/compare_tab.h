@@ -12,11 +12,14 @@ class QSortFilterProxyModel;
 class QStackedWidget;
 class QTableView;
 
+namespace tokenscope::ui::plots {
+class HeatmapPlot;
+}
+
 namespace tokenscope::ui {
 
 class BackgroundQuery;
 class HeatmapControls;
-class HeatmapPlot;
 class KernelDeltaModel;
 class MetricDeltaModel;
 
@@ -31,7 +34,7 @@ class CompareTab : public RunTab {
     explicit CompareTab(QWidget* parent = nullptr);
     // The current run is not what Compare shows; A and B are.
     void setRun(const OpenRun& run) override { Q_UNUSED(run); }
-    void setUnit(TimeUnit unit) override;
+    void setUnit(plots::TimeUnit unit) override;
     bool queryBusy() const override;
     QString queryText() const override;
     void compare(const OpenRun& a, const OpenRun& b);
@@ -39,9 +42,9 @@ class CompareTab : public RunTab {
     const OpenRun& runB() const { return b_; }
 
     HeatmapControls* controls() const { return controls_; }
-    HeatmapPlot* plotA() const { return plot_a_; }
-    HeatmapPlot* plotB() const { return plot_b_; }
-    HeatmapPlot* plotDelta() const { return plot_delta_; }
+    plots::HeatmapPlot* plotA() const { return plot_a_; }
+    plots::HeatmapPlot* plotB() const { return plot_b_; }
+    plots::HeatmapPlot* plotDelta() const { return plot_delta_; }
     MetricDeltaModel* metricModel() const { return metrics_; }
     KernelDeltaModel* kernelModel() const { return kernels_; }
     QSortFilterProxyModel* kernelProxy() const { return kernel_proxy_; }
@@ -84,9 +87,9 @@ class CompareTab : public RunTab {
     QPushButton* swap_;
     QPushButton* export_;
     HeatmapControls* controls_;
-    HeatmapPlot* plot_a_;
-    HeatmapPlot* plot_b_;
-    HeatmapPlot* plot_delta_;
+    plots::HeatmapPlot* plot_a_;
+    plots::HeatmapPlot* plot_b_;
+    plots::HeatmapPlot* plot_delta_;
     MetricDeltaModel* metrics_;
     KernelDeltaModel* kernels_;
     QSortFilterProxyModel* kernel_proxy_;
@@ -94,7 +97,7 @@ class CompareTab : public RunTab {
     QLineEdit* filter_ = nullptr;
     OpenRun a_;
     OpenRun b_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     std::optional<analysis::RunDiff> diff_;
     BackgroundQuery* query_;
 };

@@ -15,7 +15,7 @@
 
 namespace tokenscope::ui {
 
-using Format = PlotExporter::Format;
+using Format = plots::PlotExporter::Format;
 
 ExportDialog::ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent)
     : QDialog(parent),
@@ -91,7 +91,7 @@ int ExportDialog::dpi() const {
 }
 
 void ExportDialog::browse() {
-    const QString ext = PlotExporter::extension(format());
+    const QString ext = plots::PlotExporter::extension(format());
     const QString chosen = QFileDialog::getSaveFileName(
         this, tr("Export to"), path(), QStringLiteral("%1 (*.%2)").arg(ext.toUpper(), ext));
     if (!chosen.isEmpty()) path_->setText(chosen);
@@ -101,7 +101,7 @@ void ExportDialog::formatChanged() {
     // Keep the file name and its extension in step with the format.
     const QFileInfo info(path());
     path_->setText(info.dir().filePath(info.completeBaseName() + QLatin1Char('.') +
-                                       PlotExporter::extension(format())));
+                                       plots::PlotExporter::extension(format())));
     const bool image = format() != Format::Csv;
     for (QSpinBox* box : {width_, height_, dpi_}) box->setEnabled(image);
     validate();
@@ -109,8 +109,8 @@ void ExportDialog::formatChanged() {
 
 void ExportDialog::validate() {
     const QString bad =
-        format() == Format::Csv ? QString() : PlotExporter::checkSize(size(), dpi());
-    const QSize layout = PlotExporter::layoutSize(size(), dpi());
+        format() == Format::Csv ? QString() : plots::PlotExporter::checkSize(size(), dpi());
+    const QSize layout = plots::PlotExporter::layoutSize(size(), dpi());
     hint_->setText(bad.isEmpty()
                        ? tr("%1 x %2 px at %3 DPI = %4 x %5 in; laid out as %6 x %7 at 96 DPI.")
                              .arg(width_->value())

@@ -3,7 +3,7 @@
 #include <QDialog>
 #include <QSize>
 
-#include "plot_exporter.h"
+#include "ui/plots/plot_exporter.h"
 
 class QComboBox;
 class QLineEdit;
@@ -12,7 +12,7 @@ class QLabel;
 
 namespace tokenscope::ui {
 
-// Asks for a file, a format, a size in pixels and a DPI (see PlotExporter for
+// Asks for a file, a format, a size in pixels and a DPI (see plots::PlotExporter for
 // what they mean). CSV, where offered, exports the matrix instead of the picture.
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -20,7 +20,7 @@ class ExportDialog : public QDialog {
     ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent = nullptr);
 
     QString path() const;
-    PlotExporter::Format format() const;
+    plots::PlotExporter::Format format() const;
     QSize size() const;
     int dpi() const;
 

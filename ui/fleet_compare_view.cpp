@@ -3,21 +3,21 @@
 #include <QVBoxLayout>
 
 #include "analysis/heatmap_diff.h"
-#include "fleet_plot_data.h"
-#include "heatmap_plot.h"
+#include "ui/plots/fleet_plot_data.h"
+#include "ui/plots/heatmap_plot.h"
 
 namespace tokenscope::ui {
 
 FleetCompareView::FleetCompareView(QWidget* parent)
     : QWidget(parent),
-      a_(new HeatmapPlot(this)),
-      b_(new HeatmapPlot(this)),
-      delta_(new HeatmapPlot(this)) {
+      a_(new plots::HeatmapPlot(this)),
+      b_(new plots::HeatmapPlot(this)),
+      delta_(new plots::HeatmapPlot(this)) {
     a_->setObjectName(QStringLiteral("fleetEarlier"));
     b_->setObjectName(QStringLiteral("fleetLater"));
     delta_->setObjectName(QStringLiteral("fleetDelta"));
     auto* layout = new QVBoxLayout(this);
-    for (HeatmapPlot* p : {a_, b_, delta_}) {
+    for (plots::HeatmapPlot* p : {a_, b_, delta_}) {
         p->setLegendNoteVisible(false);
         p->setMinimumSize(400, 160);  // not the title's width: it names the source
         layout->addWidget(p, 1);
@@ -26,8 +26,8 @@ FleetCompareView::FleetCompareView(QWidget* parent)
 }
 
 void FleetCompareView::clear() {
-    for (HeatmapPlot* p : {a_, b_, delta_}) {
-        p->setHeatmap(HeatmapPlotData{});
+    for (plots::HeatmapPlot* p : {a_, b_, delta_}) {
+        p->setHeatmap(plots::HeatmapPlotData{});
         p->setEmptyText(tr("Choose “Compare with” in File > Open Prometheus…"));
     }
 }
@@ -35,11 +35,11 @@ void FleetCompareView::clear() {
 void FleetCompareView::setMatrices(const fleet::FleetMatrix& earlier,
                                    const fleet::FleetMatrix& later, const QString& source) {
     const auto diff = analysis::diff_heatmaps(earlier.map, later.map);
-    HeatmapPlotData a = FleetPlotData::plotData(earlier, source);
-    HeatmapPlotData b = FleetPlotData::plotData(later, source);
+    plots::HeatmapPlotData a = plots::FleetPlotData::plotData(earlier, source);
+    plots::HeatmapPlotData b = plots::FleetPlotData::plotData(later, source);
     a.title = tr("A: ") + a.title;
     b.title = tr("B: ") + b.title;
-    HeatmapPlotData d = HeatmapPlotData::fromDiff(
+    plots::HeatmapPlotData d = plots::HeatmapPlotData::fromDiff(
         diff, later.map.columns, later.map.columns.empty() ? 0 : later.map.columns.front().start_ns,
         b.metric);
     d.title = tr("B \u2212 A, windows matched by position");

@@ -4,9 +4,11 @@
 
 #include "fleet/fleet_matrix.h"
 
-namespace tokenscope::ui {
-
+namespace tokenscope::ui::plots {
 class HeatmapPlot;
+}
+
+namespace tokenscope::ui {
 
 // Compare of two time ranges of the fleet (this week against last week): the
 // earlier range (A) and the later one (B) on one colour scale, and B − A on a
@@ -21,14 +23,14 @@ class FleetCompareView : public QWidget {
                      const QString& source);
     void clear();
 
-    HeatmapPlot* earlierPlot() const { return a_; }
-    HeatmapPlot* laterPlot() const { return b_; }
-    HeatmapPlot* deltaPlot() const { return delta_; }
+    plots::HeatmapPlot* earlierPlot() const { return a_; }
+    plots::HeatmapPlot* laterPlot() const { return b_; }
+    plots::HeatmapPlot* deltaPlot() const { return delta_; }
 
   private:
-    HeatmapPlot* a_;
-    HeatmapPlot* b_;
-    HeatmapPlot* delta_;
+    plots::HeatmapPlot* a_;
+    plots::HeatmapPlot* b_;
+    plots::HeatmapPlot* delta_;
 };
 
 }  // namespace tokenscope::ui

@@ -21,10 +21,10 @@
 #include "fleet/alert_rules.h"
 #include "fleet/fleet_source.h"
 #include "fleet_compare_view.h"
-#include "fleet_plot_data.h"
-#include "heatmap_plot.h"
-#include "plot_exporter.h"
 #include "prometheus_dialog.h"
+#include "ui/plots/fleet_plot_data.h"
+#include "ui/plots/heatmap_plot.h"
+#include "ui/plots/plot_exporter.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -38,7 +38,7 @@ QPushButton* button(const QString& text, const char* name, QWidget* parent) {
 }
 
 QString window_cell(const fleet::FleetMatrix& m, std::optional<std::size_t> column) {
-    return column ? FleetPlotData::windowText(m, *column) : QStringLiteral("\u2014");
+    return column ? plots::FleetPlotData::windowText(m, *column) : QStringLiteral("\u2014");
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ FleetTab::FleetTab(QWidget* parent)
       save_answer_(button(tr("Save Answer…"), "saveAnswerButton", this)),
       status_(new QLabel(this)),
       progress_(new QProgressBar(this)),
-      plot_(new HeatmapPlot(this)),
+      plot_(new plots::HeatmapPlot(this)),
       calibration_(new QTableWidget(this)),
       compare_(new FleetCompareView(this)),
       poll_(new QTimer(this)),
@@ -68,7 +68,7 @@ FleetTab::FleetTab(QWidget* parent)
     buildLayout();
     plot_->setEmptyText(tr("File > Open Prometheus… reads the fleet's latency histograms"));
     plot_->setCellToolTipFunction([this](std::size_t row, std::size_t column) {
-        return matrix_ ? FleetPlotData::cellToolTip(*matrix_, row, column) : QString();
+        return matrix_ ? plots::FleetPlotData::cellToolTip(*matrix_, row, column) : QString();
     });
     poll_->setInterval(100);
     connect(poll_, &QTimer::timeout, this, &FleetTab::pollProgress);
@@ -204,7 +204,7 @@ void FleetTab::showOutcome(const Outcome& o) {
     earlier_ = o.earlier;
     raw_ = o.raw;
     source_ = running_source_;
-    plot_->setHeatmap(FleetPlotData::plotData(*matrix_, source_));
+    plot_->setHeatmap(plots::FleetPlotData::plotData(*matrix_, source_));
     if (earlier_)
         compare_->setMatrices(*earlier_, *matrix_, source_);
     else
@@ -226,11 +226,11 @@ void FleetTab::fillCalibration() {
         const auto& c = m.calibration[r];
         const QStringList cells = {
             QString::fromStdString(m.map.row_labels[r]),
-            FleetPlotData::durationText(m.map.row_sla[r]),
-            FleetPlotData::durationText(c.threshold),
+            plots::FleetPlotData::durationText(m.map.row_sla[r]),
+            plots::FleetPlotData::durationText(c.threshold),
             QString::fromUtf8(fleet::to_string(c.state).data(),
                               static_cast<qsizetype>(fleet::to_string(c.state).size())),
-            FleetPlotData::durationText(c.proposal),
+            plots::FleetPlotData::durationText(c.proposal),
             window_cell(m, c.started_at),
             window_cell(m, c.settled_at)};
         for (int col = 0; col < cells.size(); ++col)
@@ -266,7 +266,7 @@ void FleetTab::pollProgress() {
 }
 
 bool FleetTab::exportImage(const QString& path, QString* error) const {
-    return PlotExporter::save(plot_, path, kImageSize, 96, error);
+    return plots::PlotExporter::save(plot_, path, kImageSize, 96, error);
 }
 
 bool FleetTab::exportRules(const QString& path, QString* error) const {

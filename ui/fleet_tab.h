@@ -18,11 +18,14 @@ class QPushButton;
 class QTableWidget;
 class QTimer;
 
+namespace tokenscope::ui::plots {
+class HeatmapPlot;
+}
+
 namespace tokenscope::ui {
 
 class BackgroundQuery;
 class FleetCompareView;
-class HeatmapPlot;
 class PrometheusDialog;
 
 // The Fleet view (docs/fleet.md): the fleet matrix from a Prometheus server
@@ -47,7 +50,7 @@ class FleetTab : public QWidget {
     bool busy() const;
     QString statusText() const;
     const std::optional<fleet::FleetMatrix>& matrix() const { return matrix_; }
-    HeatmapPlot* plot() const { return plot_; }
+    plots::HeatmapPlot* plot() const { return plot_; }
     FleetCompareView* compareView() const { return compare_; }
     // The compared earlier range's matrix, when the query asked for one.
     const std::optional<fleet::FleetMatrix>& earlierMatrix() const { return earlier_; }
@@ -88,7 +91,7 @@ class FleetTab : public QWidget {
     QPushButton* save_answer_;
     QLabel* status_;
     QProgressBar* progress_;
-    HeatmapPlot* plot_;
+    plots::HeatmapPlot* plot_;
     QTableWidget* calibration_;
     FleetCompareView* compare_;
     QTimer* poll_;

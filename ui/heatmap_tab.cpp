@@ -13,9 +13,9 @@
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
-#include "heatmap_plot.h"
-#include "plot_exporter.h"
 #include "run_title.h"
+#include "ui/plots/heatmap_plot.h"
+#include "ui/plots/plot_exporter.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -52,7 +52,7 @@ HeatmapTab::HeatmapTab(QWidget* parent)
       export_(new QPushButton(tr("&Export…"), this)),
       log_scale_(new QCheckBox(tr("&Log colours"), this)),
       status_(new QLabel(this)),
-      plot_(new HeatmapPlot(this)),
+      plot_(new plots::HeatmapPlot(this)),
       query_(new BackgroundQuery(this)) {
     export_->setToolTip(tr("Save the heatmap as PNG, SVG or PDF, or the matrix as CSV"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -80,8 +80,8 @@ HeatmapTab::HeatmapTab(QWidget* parent)
         QSettings().setValue(QStringLiteral("heatmap/log"), on);
         plot_->setLogScale(on);
     });
-    connect(plot_, &HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
-    connect(plot_, &HeatmapPlot::cellPicked, this, &HeatmapTab::pickCell);
+    connect(plot_, &plots::HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
+    connect(plot_, &plots::HeatmapPlot::cellPicked, this, &HeatmapTab::pickCell);
     connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
     setRun(OpenRun{});
 }
@@ -92,7 +92,7 @@ void HeatmapTab::setRun(const OpenRun& run) {
     recompute();
 }
 
-void HeatmapTab::setUnit(TimeUnit unit) {
+void HeatmapTab::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     plot_->setUnit(unit);
 }
@@ -133,12 +133,13 @@ void HeatmapTab::cancelQuery() {
         tr("Heatmap cancelled. Change a setting or select the run again to "
            "compute it."));
     plot_->setEmptyText(tr("Cancelled."));
-    plot_->setHeatmap(HeatmapPlotData{});
+    plot_->setHeatmap(plots::HeatmapPlotData{});
 }
 
 QString HeatmapTab::title(const analysis::HeatmapSpec& spec) const {
     return tr("%1 \u2014 P95 %2 by %3")
-        .arg(RunTitle::of(run_), HeatmapPlotData::metricLabel(spec.metric), rows_label(spec.rows));
+        .arg(RunTitle::of(run_), plots::HeatmapPlotData::metricLabel(spec.metric),
+             rows_label(spec.rows));
 }
 
 void HeatmapTab::recompute() {
@@ -147,7 +148,7 @@ void HeatmapTab::recompute() {
     if (!run_.valid()) {
         query_->clear();
         plot_->setEmptyText(tr("Open a run to see its P95 heatmap."));
-        plot_->setHeatmap(HeatmapPlotData{});
+        plot_->setHeatmap(plots::HeatmapPlotData{});
         status_->setText(tr("No run open."));
         return;
     }
@@ -176,12 +177,13 @@ void HeatmapTab::showJob(const Job& job) {
         status_->setText(
             tr("<span style='color:#d55e00'>%1</span>").arg(job.error.toHtmlEscaped()));
         plot_->setEmptyText(job.error);
-        plot_->setHeatmap(HeatmapPlotData{});
+        plot_->setHeatmap(plots::HeatmapPlotData{});
         emit heatmapFailed(job.error);
         return;
     }
     map_ = job.map;
-    HeatmapPlotData plot_data = HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
+    plots::HeatmapPlotData plot_data =
+        plots::HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
     plot_data.title = title(map_->spec);
     std::int64_t samples = 0;
     for (const auto& cell : map_->cells) samples += cell.count;
@@ -212,10 +214,10 @@ bool HeatmapTab::exportTo(const QString& path, QSize size, int dpi, QString* err
     bool ok = false;
     if (!map_)
         why = tr("%1: no heatmap to export").arg(path);
-    else if (PlotExporter::formatOf(path) == PlotExporter::Format::Csv)
-        ok = PlotExporter::saveCsv(*map_, path, &why);
+    else if (plots::PlotExporter::formatOf(path) == plots::PlotExporter::Format::Csv)
+        ok = plots::PlotExporter::saveCsv(*map_, path, &why);
     else
-        ok = PlotExporter::save(plot_, path, size, dpi, &why);
+        ok = plots::PlotExporter::save(plot_, path, size, dpi, &why);
     status_->setText(
         ok ? tr("Exported %1").arg(path)
            : tr("<span style='color:#d55e00'>Export failed: %1</span>").arg(why.toHtmlEscaped()));

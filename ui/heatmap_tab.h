@@ -9,13 +9,16 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 
+namespace tokenscope::ui::plots {
+class HeatmapPlot;
+}
+
 namespace tokenscope::ui {
 
 class BackgroundQuery;
 class HeatmapControls;
-class HeatmapPlot;
 
-// The Heatmap tab: choices above a HeatmapPlot of analysis::compute_heatmap for
+// The Heatmap tab: choices above a plots::HeatmapPlot of analysis::compute_heatmap for
 // the current run (computed off the GUI thread), and Export. A click on a cell
 // emits cellActivated with the cell's window, for the timeline.
 class HeatmapTab : public RunTab {
@@ -23,12 +26,12 @@ class HeatmapTab : public RunTab {
   public:
     explicit HeatmapTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
-    void setUnit(TimeUnit unit) override;
+    void setUnit(plots::TimeUnit unit) override;
     bool queryBusy() const override;
     QString queryText() const override;
 
     HeatmapControls* controls() const { return controls_; }
-    HeatmapPlot* plot() const { return plot_; }
+    plots::HeatmapPlot* plot() const { return plot_; }
     QCheckBox* logScaleBox() const { return log_scale_; }
     // The heatmap on screen, once computed.
     const std::optional<analysis::Heatmap>& heatmap() const { return map_; }
@@ -68,9 +71,9 @@ class HeatmapTab : public RunTab {
     QPushButton* export_;
     QCheckBox* log_scale_;
     QLabel* status_;
-    HeatmapPlot* plot_;
+    plots::HeatmapPlot* plot_;
     OpenRun run_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     std::optional<analysis::Heatmap> map_;
     BackgroundQuery* query_;
 };

@@ -12,7 +12,7 @@ void KernelDeltaModel::setKernels(std::vector<analysis::NameDiff> kernels) {
     endResetModel();
 }
 
-void KernelDeltaModel::setUnit(TimeUnit unit) {
+void KernelDeltaModel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (!kernels_.empty()) emit dataChanged(index(0, TotalA), index(rowCount() - 1, P95Delta));
 }
@@ -70,7 +70,7 @@ QString KernelDeltaModel::text(const analysis::NameDiff& k, int column) const {
     const QString sign = delta && v.toDouble() > 0 ? QStringLiteral("+") : QString();
     if (column == CountA || column == CountB || column == CountDelta)
         return sign + QString::number(v.toLongLong());
-    return sign + TimeFormat::duration(std::llround(v.toDouble()), unit_);
+    return sign + plots::TimeFormat::duration(std::llround(v.toDouble()), unit_);
 }
 
 QVariant KernelDeltaModel::data(const QModelIndex& index, int role) const {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/diff.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -34,7 +34,7 @@ class KernelDeltaModel : public QAbstractTableModel {
 
     explicit KernelDeltaModel(QObject* parent = nullptr);
     void setKernels(std::vector<analysis::NameDiff> kernels);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
     const analysis::NameDiff& kernel(int row) const {
         return kernels_[static_cast<std::size_t>(row)];
     }
@@ -50,7 +50,7 @@ class KernelDeltaModel : public QAbstractTableModel {
     QString text(const analysis::NameDiff& k, int column) const;
 
     std::vector<analysis::NameDiff> kernels_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

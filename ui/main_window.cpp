@@ -157,8 +157,10 @@ void MainWindow::buildMenus() {
         a->setCheckable(true);
         group->addAction(a);
     }
-    connect(unit_ms_, &QAction::triggered, this, [this] { setUnit(TimeUnit::Milliseconds); });
-    connect(unit_us_, &QAction::triggered, this, [this] { setUnit(TimeUnit::Microseconds); });
+    connect(unit_ms_, &QAction::triggered, this,
+            [this] { setUnit(plots::TimeUnit::Milliseconds); });
+    connect(unit_us_, &QAction::triggered, this,
+            [this] { setUnit(plots::TimeUnit::Microseconds); });
 }
 
 void MainWindow::buildStatusBar() {
@@ -182,7 +184,7 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    setUnit(TimeFormat::from_settings(
+    setUnit(plots::TimeFormat::from_settings(
         settings.value(QStringLiteral("view/unit"), QStringLiteral("ms")).toString()));
 }
 
@@ -195,10 +197,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::setUnit(TimeUnit unit) {
+void MainWindow::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
-    (unit == TimeUnit::Milliseconds ? unit_ms_ : unit_us_)->setChecked(true);
-    QSettings().setValue(QStringLiteral("view/unit"), TimeFormat::to_settings(unit));
+    (unit == plots::TimeUnit::Milliseconds ? unit_ms_ : unit_us_)->setChecked(true);
+    QSettings().setValue(QStringLiteral("view/unit"), plots::TimeFormat::to_settings(unit));
     for (RunTab* tab : runTabs()) tab->setUnit(unit);
     attribution_->setUnit(unit);
 }

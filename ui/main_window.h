@@ -6,7 +6,7 @@
 
 #include "load_job.h"
 #include "open_run.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 class QAction;
 class QLabel;
@@ -51,8 +51,8 @@ class MainWindow : public QMainWindow {
     // The Fleet tab (File > Open Prometheus…), made on first use and brought to front.
     FleetTab* showFleetTab();
 
-    TimeUnit unit() const { return unit_; }
-    void setUnit(TimeUnit unit);
+    plots::TimeUnit unit() const { return unit_; }
+    void setUnit(plots::TimeUnit unit);
     QString lastMessage() const;
     // A file is opening or queued (busy) / a tab's background query runs (computing).
     bool busy() const;
@@ -133,7 +133,7 @@ class MainWindow : public QMainWindow {
     QAction* unit_us_ = nullptr;
     QList<Request> queue_;
     Request active_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     int current_row_ = -1;
 };
 

@@ -22,7 +22,7 @@ void MetricDeltaModel::setMetrics(const std::array<analysis::MetricDiff, 5>& met
     endResetModel();
 }
 
-void MetricDeltaModel::setUnit(TimeUnit unit) {
+void MetricDeltaModel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (!rows_.empty()) emit dataChanged(index(0, A), index(rowCount() - 1, Delta));
 }
@@ -63,10 +63,10 @@ QString MetricDeltaModel::text(const Row& row, int column) const {
             return number(row, column).toString();
         case A:
         case B:
-            return TimeFormat::duration(std::llround(number(row, column).toDouble()), unit_);
+            return plots::TimeFormat::duration(std::llround(number(row, column).toDouble()), unit_);
         case Delta:
             return (row.stat.delta > 0 ? QStringLiteral("+") : QString()) +
-                   TimeFormat::duration(std::llround(row.stat.delta), unit_);
+                   plots::TimeFormat::duration(std::llround(row.stat.delta), unit_);
         case DeltaPct:
             return row.stat.delta_pct
                        ? QStringLiteral("%1%2 %")

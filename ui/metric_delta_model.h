@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "analysis/diff.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -21,7 +21,7 @@ class MetricDeltaModel : public QAbstractTableModel {
 
     explicit MetricDeltaModel(QObject* parent = nullptr);
     void setMetrics(const std::array<analysis::MetricDiff, 5>& metrics);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -41,7 +41,7 @@ class MetricDeltaModel : public QAbstractTableModel {
     QString text(const Row& row, int column) const;
 
     std::vector<Row> rows_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

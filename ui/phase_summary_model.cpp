@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "category_colors.h"
+#include "ui/plots/category_colors.h"
 
 namespace tokenscope::ui {
 
@@ -14,7 +14,7 @@ void PhaseSummaryModel::setPhases(std::vector<analysis::PhaseSummary> phases) {
     endResetModel();
 }
 
-void PhaseSummaryModel::setUnit(TimeUnit unit) {
+void PhaseSummaryModel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (!phases_.empty()) emit dataChanged(index(0, Mean), index(rowCount() - 1, ColumnCount - 1));
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -50,13 +50,13 @@ QVariant PhaseSummaryModel::data(const QModelIndex& index, int role) const {
         return column == Phase ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     if (column <= Steps) return value(p, column).toString();
-    return TimeFormat::duration(std::llround(value(p, column).toDouble()), unit_);
+    return plots::TimeFormat::duration(std::llround(value(p, column).toDouble()), unit_);
 }
 
 QVariant PhaseSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     if (section >= FirstCategory && role == Qt::DecorationRole)
-        return CategoryColors::color(
+        return plots::CategoryColors::color(
             analysis::kCategories[static_cast<std::size_t>(section - FirstCategory)]);
     if (role != Qt::DisplayRole) return {};
     switch (section) {
@@ -67,7 +67,7 @@ QVariant PhaseSummaryModel::headerData(int section, Qt::Orientation orientation,
         case Mean:
             return tr("Mean step");
         default:
-            return CategoryColors::label(
+            return plots::CategoryColors::label(
                 analysis::kCategories[static_cast<std::size_t>(section - FirstCategory)]);
     }
 }

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/verdict.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -18,7 +18,7 @@ class PhaseSummaryModel : public QAbstractTableModel {
 
     explicit PhaseSummaryModel(QObject* parent = nullptr);
     void setPhases(std::vector<analysis::PhaseSummary> phases);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,7 +30,7 @@ class PhaseSummaryModel : public QAbstractTableModel {
     QVariant value(const analysis::PhaseSummary& p, int column) const;
 
     std::vector<analysis::PhaseSummary> phases_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

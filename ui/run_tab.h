@@ -4,7 +4,7 @@
 #include <QWidget>
 
 #include "open_run.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -16,7 +16,7 @@ class RunTab : public QWidget {
     using QWidget::QWidget;
     // An invalid OpenRun means no run is open.
     virtual void setRun(const OpenRun& run) = 0;
-    virtual void setUnit(TimeUnit unit) { Q_UNUSED(unit); }
+    virtual void setUnit(plots::TimeUnit unit) { Q_UNUSED(unit); }
     // A tab with a long background query reports it here, so the main window can
     // show it in the status bar and offer Cancel.
     virtual bool queryBusy() const { return false; }

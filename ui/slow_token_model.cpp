@@ -13,7 +13,7 @@ void SlowTokenModel::setTokens(std::vector<analysis::SlowToken> tokens) {
     endResetModel();
 }
 
-void SlowTokenModel::setUnit(TimeUnit unit) {
+void SlowTokenModel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (!tokens_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
@@ -34,7 +34,7 @@ QVariant SlowTokenModel::text(const analysis::SlowToken& t, int column) const {
             return t.index;
         case Itl:
             return t.index == 0 && t.itl_ns == 0 ? tr("first")
-                                                 : TimeFormat::duration(t.itl_ns, unit_);
+                                                 : plots::TimeFormat::duration(t.itl_ns, unit_);
         case Iteration:
             return t.iteration_step >= 0 ? QVariant(t.iteration) : QVariant(tr("none"));
         case Batch:

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/slow_tokens.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -20,7 +20,7 @@ class SlowTokenModel : public QAbstractTableModel {
     explicit SlowTokenModel(QObject* parent = nullptr);
     void setTokens(std::vector<analysis::SlowToken> tokens);
     const std::vector<analysis::SlowToken>& tokens() const { return tokens_; }
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -32,7 +32,7 @@ class SlowTokenModel : public QAbstractTableModel {
     QVariant text(const analysis::SlowToken& t, int column) const;
 
     std::vector<analysis::SlowToken> tokens_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

@@ -18,8 +18,8 @@
 #include <fstream>
 
 #include "background_query.h"
-#include "plot_exporter.h"
 #include "sweep_point_model.h"
+#include "ui/plots/plot_exporter.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -133,11 +133,11 @@ QWidget* SweepTab::buildControls() {
         row->addWidget(b);
     };
     add_button(QStringLiteral("exportGrid"), tr("Export grid…"),
-               [this] { chooseExport(SweepImage::Grid); });
+               [this] { chooseExport(plots::SweepImage::Grid); });
     add_button(QStringLiteral("exportPareto"), tr("Export Pareto…"),
-               [this] { chooseExport(SweepImage::Pareto); });
+               [this] { chooseExport(plots::SweepImage::Pareto); });
     add_button(QStringLiteral("exportKnee"), tr("Export knee…"),
-               [this] { chooseExport(SweepImage::Knee); });
+               [this] { chooseExport(plots::SweepImage::Knee); });
     add_button(QStringLiteral("exportStrategies"), tr("Export strategies…"),
                [this] { chooseStrategyExport(); });
     add_button(QStringLiteral("exportTable"), tr("Export table…"), [this] { chooseTableExport(); });
@@ -216,7 +216,7 @@ void SweepTab::showSummary(const Summary& s) {
     points_ = s.points;
     curve_ = s.curve;
     strategies_ = analysis::strategy_comparison(points_, data_->axes);
-    grid_ = SweepPlot::gridOf(points_, data_->axes);
+    grid_ = plots::SweepPlot::gridOf(points_, data_->axes);
     model_->setPoints(points_, data_->axes);
     mapCells();
     redraw();
@@ -228,7 +228,7 @@ void SweepTab::showSummary(const Summary& s) {
 }
 
 void SweepTab::mapCells() {
-    // The cell of each point by the labels SweepPlot::gridOf gives its row and column.
+    // The cell of each point by the labels plots::SweepPlot::gridOf gives its row and column.
     cell_rows_.assign(static_cast<std::size_t>(grid_.rows.size()),
                       std::vector<int>(static_cast<std::size_t>(grid_.columns.size()), -1));
     for (int r = 0; r < model_->rowCount(); ++r) {
@@ -254,11 +254,13 @@ void SweepTab::redraw() {
         reset_plot(plot);
     strategy_plot_->setVisible(!strategies_.empty());
     if (!strategies_.empty())
-        SweepPlot::drawStrategies(strategy_plot_, strategies_, title(tr("Decoding strategies")));
-    if (!grid_.rows.isEmpty()) SweepPlot::drawGrid(grid_plot_, grid_, title(tr("SLA attainment")));
+        plots::SweepPlot::drawStrategies(strategy_plot_, strategies_,
+                                         title(tr("Decoding strategies")));
+    if (!grid_.rows.isEmpty())
+        plots::SweepPlot::drawGrid(grid_plot_, grid_, title(tr("SLA attainment")));
     if (!curve_.x.empty()) {
-        SweepPlot::drawPareto(pareto_plot_, curve_, title(tr("Pareto")));
-        SweepPlot::drawKnee(knee_plot_, curve_, title(tr("Knee")));
+        plots::SweepPlot::drawPareto(pareto_plot_, curve_, title(tr("Pareto")));
+        plots::SweepPlot::drawKnee(knee_plot_, curve_, title(tr("Knee")));
         // A little room around the data: rescaleAxes puts the end points on the frame.
         for (QCustomPlot* plot : {pareto_plot_, knee_plot_}) {
             plot->xAxis->scaleRange(1.1);
@@ -330,14 +332,14 @@ void SweepTab::requestRow(int row) {
     if (p && !p->run_ids.empty()) emit runRequested(data_->path, p->run_ids.front());
 }
 
-bool SweepTab::exportImage(SweepImage kind, const QString& path, QString* error) {
-    QCustomPlot* plot = kind == SweepImage::Grid         ? grid_plot_
-                        : kind == SweepImage::Pareto     ? pareto_plot_
-                        : kind == SweepImage::Strategies ? strategy_plot_
-                                                         : knee_plot_;
+bool SweepTab::exportImage(plots::SweepImage kind, const QString& path, QString* error) {
+    QCustomPlot* plot = kind == plots::SweepImage::Grid         ? grid_plot_
+                        : kind == plots::SweepImage::Pareto     ? pareto_plot_
+                        : kind == plots::SweepImage::Strategies ? strategy_plot_
+                                                                : knee_plot_;
     // The plot as on screen, at least 640x480 so a small pane still gives a usable image.
     const QSize size = plot->size().expandedTo(QSize(640, 480));
-    return PlotExporter::save(plot, path, size, 96, error);
+    return plots::PlotExporter::save(plot, path, size, 96, error);
 }
 
 bool SweepTab::exportTable(const QString& path, QString* error) const {
@@ -350,8 +352,8 @@ bool SweepTab::exportStrategies(const QString& path, QString* error) {
         return false;
     };
     if (strategies_.empty()) return fail(tr("the sweep has no strategy axis"));
-    if (PlotExporter::formatOf(path) != PlotExporter::Format::Csv)
-        return exportImage(SweepImage::Strategies, path, error);
+    if (plots::PlotExporter::formatOf(path) != plots::PlotExporter::Format::Csv)
+        return exportImage(plots::SweepImage::Strategies, path, error);
     std::ofstream out(path.toStdString(), std::ios::trunc);
     analysis::write_strategy_csv(out, strategies_);
     out.flush();
@@ -366,7 +368,7 @@ void SweepTab::chooseStrategyExport() {
     if (!exportStrategies(path, &error)) status_->setText(tr("Export failed: %1").arg(error));
 }
 
-void SweepTab::chooseExport(SweepImage kind) {
+void SweepTab::chooseExport(plots::SweepImage kind) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(),
                                                       tr("Images (*.png *.svg *.pdf)"));
     if (path.isEmpty()) return;

@@ -10,7 +10,7 @@
 #include "analysis/sweep/strategy_comparison.h"
 #include "analysis/sweep/sweep_curve.h"
 #include "sweep_loader.h"
-#include "sweep_plot.h"
+#include "ui/plots/sweep_plot.h"
 
 class QCustomPlot;
 class QDoubleSpinBox;
@@ -45,7 +45,7 @@ class SweepTab : public QWidget {
     void setSla(std::optional<double> ttft_ms, std::optional<double> tpot_ms);
     analysis::SlaBounds sla() const;
 
-    const SweepPlot::Grid& grid() const { return grid_; }
+    const plots::SweepPlot::Grid& grid() const { return grid_; }
     const analysis::SweepCurve& curve() const { return curve_; }
     SweepPointModel* pointModel() const { return model_; }
     QCustomPlot* gridPlot() const { return grid_plot_; }
@@ -55,7 +55,7 @@ class SweepTab : public QWidget {
     QPoint cellCentre(int row, int column) const;
     QString cellToolTip(int row, int column) const;
 
-    bool exportImage(SweepImage kind, const QString& path, QString* error = nullptr);
+    bool exportImage(plots::SweepImage kind, const QString& path, QString* error = nullptr);
     bool exportTable(const QString& path, QString* error = nullptr) const;
     // The strategy comparison (empty without a strategy axis) and its plot; its export
     // takes .png, .svg, .pdf or .csv (analysis::write_strategy_csv).
@@ -90,7 +90,7 @@ class SweepTab : public QWidget {
     void mapCells();
     std::pair<int, int> cellAt(QPoint pos) const;
     void requestRow(int row);
-    void chooseExport(SweepImage kind);
+    void chooseExport(plots::SweepImage kind);
     void chooseTableExport();
     void chooseStrategyExport();
     QString title(const QString& what) const;
@@ -100,7 +100,7 @@ class SweepTab : public QWidget {
     std::shared_ptr<const SweepData> data_;
     QString reveal_path_;
     std::vector<analysis::SweepPointSummary> points_;
-    SweepPlot::Grid grid_;
+    plots::SweepPlot::Grid grid_;
     std::vector<std::vector<int>> cell_rows_;  // [grid row][column] -> table row
     analysis::SweepCurve curve_;
     std::vector<analysis::StrategyRow> strategies_;

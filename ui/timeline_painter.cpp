@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "analysis/batch_label.h"
-#include "category_colors.h"
 #include "span_folder.h"
-#include "time_format.h"
 #include "token_track.h"
+#include "ui/plots/category_colors.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -41,13 +41,13 @@ TimelinePainter::TimelinePainter(const TimelineScene& scene, analysis::Classifie
 
 QColor TimelinePainter::color_of(const trace::Activity& a) const {
     using K = trace::ActivityKind;
-    if (a.kind == K::Memcpy) return CategoryColors::copy_color(a.copy);
-    if (a.kind == K::Memset) return CategoryColors::color(analysis::Category::GpuMemory);
+    if (a.kind == K::Memcpy) return plots::CategoryColors::copy_color(a.copy);
+    if (a.kind == K::Memset) return plots::CategoryColors::color(analysis::Category::GpuMemory);
     if (a.kind == K::Kernel) {
         auto c = classifier_ ? classifier_->gpu_category(a) : std::nullopt;
-        return CategoryColors::color(c.value_or(analysis::Category::GpuCompute));
+        return plots::CategoryColors::color(c.value_or(analysis::Category::GpuCompute));
     }
-    return CategoryColors::host_color(a.kind);
+    return plots::CategoryColors::host_color(a.kind);
 }
 
 int TimelinePainter::row_top(const Row& row) const {
@@ -103,7 +103,7 @@ void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {
         if (x < 0) continue;
         p.drawLine(QPointF(x, Layout::kAxisHeight - 6), QPointF(x, Layout::kAxisHeight));
         p.drawText(QPointF(x + 3, Layout::kAxisHeight - 8),
-                   TimeFormat::tick(t - origin, step, s_.unit));
+                   plots::TimeFormat::tick(t - origin, step, s_.unit));
     }
 }
 
@@ -130,7 +130,7 @@ void TimelinePainter::paint_spans(QPainter& p, const Row& row, int plot_w) const
             p.fillRect(r, fill);
         }
         if (r.width() > 24) {
-            p.setPen(CategoryColors::text_on(fill));
+            p.setPen(plots::CategoryColors::text_on(fill));
             const QString text =
                 fm.elidedText(span_text(run, it), Qt::ElideRight, static_cast<int>(r.width()) - 4);
             p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
@@ -151,7 +151,7 @@ void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) con
     const int top = row_top(row) + 2;
     const double h = Layout::kCounterHeight - 4;
     auto y_of = [&](double v) { return top + h - std::max(0.0, v) / top_value * h; };
-    const QColor color = CategoryColors::color(analysis::Category::Pcie);
+    const QColor color = plots::CategoryColors::color(analysis::Category::Pcie);
     QPainterPath area = counter_area(cs, r, y_of, top + h, plot_w);
     QColor fill = color;
     fill.setAlpha(70);
@@ -160,11 +160,11 @@ void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) con
     p.drawPath(area);
     p.setPen(palette_.color(QPalette::PlaceholderText));
     const std::string& name = s_.index->run().lanes[lane].name;
-    QString label = TimeFormat::counter(top_value, QString::fromStdString(name));
+    QString label = plots::TimeFormat::counter(top_value, QString::fromStdString(name));
     if (top_value < s_.index->counter_max(lane))
         label += QStringLiteral(" in view (run peak %1)")
-                     .arg(TimeFormat::counter(s_.index->counter_max(lane),
-                                              QString::fromStdString(name)));
+                     .arg(plots::TimeFormat::counter(s_.index->counter_max(lane),
+                                                     QString::fromStdString(name)));
     p.drawText(QPointF(4, top + 10), label);
 }
 
@@ -219,7 +219,7 @@ void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const
         const QRectF rect(x0, top, std::max(1.0, x1 - x0 - 1.0), Layout::kSpanHeight - 2);
         p.fillRect(rect, fill);
         if (rect.width() > 30) {
-            p.setPen(CategoryColors::text_on(fill));
+            p.setPen(plots::CategoryColors::text_on(fill));
             QString text = st.is_iteration()
                                ? QStringLiteral("step %1").arg(st.index)
                                : QStringLiteral("req %1 · token %2").arg(st.request).arg(st.index);
@@ -281,7 +281,7 @@ void TimelinePainter::paint_overlays(QPainter& p, int width, int height) const {
         p.fillRect(QRectF(x0, Layout::kAxisHeight, x1 - x0, height), c);
         p.setPen(palette_.color(QPalette::Text));
         p.drawText(QPointF(x0 + 4, Layout::kAxisHeight + 12),
-                   TimeFormat::duration(s_.selection_end - s_.selection_start, s_.unit));
+                   plots::TimeFormat::duration(s_.selection_end - s_.selection_start, s_.unit));
     }
     const QRectF hovered = span_rect(s_.hovered, width);
     const QRectF linked = span_rect(s_.linked, width);

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "time_format.h"
 #include "timeline_index.h"
 #include "timeline_layout.h"
 #include "timeline_viewport.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -19,7 +19,7 @@ struct TimelineScene {
     const TimelineLayout* layout = nullptr;
     TimelineViewport viewport;
     int scroll_y = 0;
-    TimeUnit unit = TimeUnit::Milliseconds;
+    plots::TimeUnit unit = plots::TimeUnit::Milliseconds;
     std::size_t hovered = kNone;  // activity under the cursor
     std::size_t linked = kNone;   // its API call or kernel, by correlation id
     // All it links to: the kernels of a cudaGraphLaunch (linked is the first of them).

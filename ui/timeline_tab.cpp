@@ -63,7 +63,7 @@ bool TimelineTab::selectToken(int step) {
     return tokens_->select(step);
 }
 
-void TimelineTab::setUnit(TimeUnit unit) {
+void TimelineTab::setUnit(plots::TimeUnit unit) {
     view_->setUnit(unit);
 }
 

@@ -17,7 +17,7 @@ class TimelineTab : public RunTab {
   public:
     explicit TimelineTab(QWidget* parent = nullptr);
     void setRun(const OpenRun& run) override;
-    void setUnit(TimeUnit unit) override;
+    void setUnit(plots::TimeUnit unit) override;
     TimelineView* view() const { return view_; }
     QLineEdit* searchBox() const { return search_; }
     // A joined run's tokens: selecting one selects its iteration and its kernels.

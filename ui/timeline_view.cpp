@@ -11,9 +11,9 @@
 #include "analysis/batch_label.h"
 #include "analysis/classifier.h"
 #include "launch_format.h"
-#include "time_format.h"
 #include "timeline_painter.h"
 #include "token_track.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -42,7 +42,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::setRun(const OpenRun& run) {
     run_ = run;
     classifier_.reset();
-    const TimeUnit unit = scene_.unit;
+    const plots::TimeUnit unit = scene_.unit;
     scene_ = TimelineScene{};
     scene_.unit = unit;
     if (run_.valid() && run_.index) {
@@ -60,7 +60,7 @@ void TimelineView::setRun(const OpenRun& run) {
     user_navigated_ = false;
 }
 
-void TimelineView::setUnit(TimeUnit unit) {
+void TimelineView::setUnit(plots::TimeUnit unit) {
     scene_.unit = unit;
     update();
 }
@@ -216,9 +216,9 @@ QString TimelineView::describe(std::size_t i) const {
         QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
             .arg(view_of(run.name_of(a)).toHtmlEscaped(), kind,
                  QString::fromStdString(run.lanes[a.lane].name).toHtmlEscaped(),
-                 TimeFormat::duration(a.start_ns - scene_.index->min_time(), scene_.unit),
-                 TimeFormat::duration(a.duration_ns(), scene_.unit));
-    if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(TimeFormat::bytes(a.bytes));
+                 plots::TimeFormat::duration(a.start_ns - scene_.index->min_time(), scene_.unit),
+                 plots::TimeFormat::duration(a.duration_ns(), scene_.unit));
+    if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(plots::TimeFormat::bytes(a.bytes));
     if (a.flops > 0)
         text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
     if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
@@ -347,7 +347,7 @@ void TimelineView::clickAt(QPoint pos) {
         emit tokenClicked(token);
     } else if (const int s = stepAt(pos); s >= 0) {
         const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
-        const QString duration = TimeFormat::duration(st.duration_ns(), scene_.unit);
+        const QString duration = plots::TimeFormat::duration(st.duration_ns(), scene_.unit);
         if (st.batch.known())  // an engine iteration: its batch from the marker
             emit detailsChanged(QStringLiteral("<b>iteration</b> %1 (%2): %3<br>duration %4")
                                     .arg(st.index)

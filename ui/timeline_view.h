@@ -24,7 +24,7 @@ class TimelineView : public QWidget {
 
     void setRun(const OpenRun& run);
     const OpenRun& run() const { return run_; }
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
     // Rows showing lanes (the step track not counted).
     int laneRowCount() const;
     int plotWidth() const;

@@ -4,25 +4,25 @@
 
 #include "analysis/kernel_name.h"
 #include "analysis/slow_tokens.h"
-#include "time_format.h"
 #include "timeline_view.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 namespace {
 
-QString details_html(const analysis::SlowToken& t, TimeUnit unit) {
+QString details_html(const analysis::SlowToken& t, plots::TimeUnit unit) {
     QString html =
         QStringLiteral("<b>%1</b>")
             .arg(QString::fromStdString(analysis::describe_slow_token(t)).toHtmlEscaped());
     if (t.has_window())
         html += QStringLiteral("<br>%1 %2")
                     .arg(t.iteration_step >= 0 ? QObject::tr("iteration") : QObject::tr("its step"),
-                         TimeFormat::duration(t.window_end_ns - t.window_start_ns, unit));
+                         plots::TimeFormat::duration(t.window_end_ns - t.window_start_ns, unit));
     for (const auto& k : t.kernels)
         html +=
             QStringLiteral("<br>%1: %2 (%3)")
                 .arg(QString::fromStdString(analysis::short_kernel_name(k.name)).toHtmlEscaped(),
-                     TimeFormat::duration(k.ns, unit),
+                     plots::TimeFormat::duration(k.ns, unit),
                      QString::fromUtf8(analysis::to_string(k.category).data()));
     return html;
 }

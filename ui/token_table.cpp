@@ -76,7 +76,7 @@ void TokenTable::setRun(const OpenRun& run) {
     recompute();
 }
 
-void TokenTable::setUnit(TimeUnit unit) {
+void TokenTable::setUnit(plots::TimeUnit unit) {
     model_->setUnit(unit);
 }
 

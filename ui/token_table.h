@@ -3,7 +3,7 @@
 #include <QWidget>
 
 #include "open_run.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 class QComboBox;
 class QLabel;
@@ -27,7 +27,7 @@ class TokenTable : public QWidget {
 
     explicit TokenTable(QWidget* parent = nullptr);
     void setRun(const OpenRun& run);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
     // Shows the tokens of `request` (the chooser follows); 0 = the slowest tokens.
     void showRequest(qint64 request);
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <array>
 
-#include "category_colors.h"
 #include "timeline_painter.h"
+#include "ui/plots/category_colors.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -97,7 +97,7 @@ void TokenTrack::paint(QPainter& p, const TimelineScene& s, const Layout::Row& r
         const QColor fill = color(track.itl_ns(i), track.median_itl_ns());
         p.fillRect(rect, fill);
         if (rect.width() > 44) {
-            p.setPen(CategoryColors::text_on(fill));
+            p.setPen(plots::CategoryColors::text_on(fill));
             const QString text =
                 QStringLiteral("r%1 t%2").arg(steps[i].request).arg(steps[i].index);
             p.drawText(rect.adjusted(2, 0, -2, 0), Qt::AlignVCenter,

@@ -4,7 +4,7 @@
 #include <QString>
 
 #include "analysis/verdict.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -18,10 +18,10 @@ class VerdictHtml {
     // the advice.
     static QString headline(const analysis::Verdict& v, bool model_run);
     // Every rule's value next to its threshold, the fired one marked (the dock).
-    static QString ruleTable(const analysis::Verdict& v, TimeUnit unit);
+    static QString ruleTable(const analysis::Verdict& v, plots::TimeUnit unit);
     // Steps, their total time and the distance to the ITL floor (the Breakdown tab,
     // whose rules have their own table).
-    static QString summary(const analysis::RunAssessment& a, TimeUnit unit);
+    static QString summary(const analysis::RunAssessment& a, plots::TimeUnit unit);
 };
 
 }  // namespace tokenscope::ui

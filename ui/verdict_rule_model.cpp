@@ -13,7 +13,7 @@ void VerdictRuleModel::setRules(std::vector<analysis::RuleResult> rules) {
     endResetModel();
 }
 
-void VerdictRuleModel::setUnit(TimeUnit unit) {
+void VerdictRuleModel::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
     if (!rules_.empty()) emit dataChanged(index(0, Value), index(rowCount() - 1, Threshold));
 }
@@ -27,8 +27,8 @@ int VerdictRuleModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString VerdictRuleModel::format(const analysis::RuleResult& r, double x) const {
-    return r.name.ends_with("_ns") ? TimeFormat::duration(std::llround(x), unit_)
-                                   : TimeFormat::share(x);
+    return r.name.ends_with("_ns") ? plots::TimeFormat::duration(std::llround(x), unit_)
+                                   : plots::TimeFormat::share(x);
 }
 
 QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/verdict.h"
-#include "time_format.h"
+#include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {
 
@@ -18,7 +18,7 @@ class VerdictRuleModel : public QAbstractTableModel {
 
     explicit VerdictRuleModel(QObject* parent = nullptr);
     void setRules(std::vector<analysis::RuleResult> rules);
-    void setUnit(TimeUnit unit);
+    void setUnit(plots::TimeUnit unit);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,7 +30,7 @@ class VerdictRuleModel : public QAbstractTableModel {
     QString format(const analysis::RuleResult& r, double x) const;
 
     std::vector<analysis::RuleResult> rules_;
-    TimeUnit unit_ = TimeUnit::Milliseconds;
+    plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 
 }  // namespace tokenscope::ui

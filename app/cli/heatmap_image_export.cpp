@@ -5,8 +5,8 @@
 
 #include "arg_parser.h"
 #include "headless_qt.h"
-#include "ui/fleet_plot_data.h"
-#include "ui/heatmap_image.h"
+#include "ui/plots/fleet_plot_data.h"
+#include "ui/plots/heatmap_image.h"
 
 namespace tokenscope::cli {
 
@@ -14,8 +14,9 @@ void export_heatmap_image(const analysis::Heatmap& map, const std::string& title
                           const std::string& path, int width, int height, int dpi) {
     HeadlessQt qt;
     QString error;
-    if (!ui::render_heatmap_image(map, QString::fromStdString(title), QString::fromStdString(path),
-                                  QSize(width, height), dpi, &error))
+    if (!ui::plots::render_heatmap_image(map, QString::fromStdString(title),
+                                         QString::fromStdString(path), QSize(width, height), dpi,
+                                         &error))
         throw UsageError{"heatmap: " + error.toStdString()};
 }
 
@@ -24,9 +25,10 @@ void export_fleet_image(const fleet::FleetMatrix& m, const std::string& source,
                         int dpi) {
     HeadlessQt qt;
     QString error;
-    if (!ui::render_heatmap_image(ui::FleetPlotData::plotData(m, QString::fromStdString(source)),
-                                  QString::fromStdString(title), QString::fromStdString(path),
-                                  QSize(width, height), dpi, &error))
+    if (!ui::plots::render_heatmap_image(
+            ui::plots::FleetPlotData::plotData(m, QString::fromStdString(source)),
+            QString::fromStdString(title), QString::fromStdString(path), QSize(width, height), dpi,
+            &error))
         throw UsageError{"fleet: " + error.toStdString()};
 }
 

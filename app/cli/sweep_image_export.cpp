@@ -5,7 +5,7 @@
 #include "analysis/sweep/strategy_comparison.h"
 #include "arg_parser.h"
 #include "headless_qt.h"
-#include "ui/sweep_plot.h"
+#include "ui/plots/sweep_plot.h"
 
 namespace tokenscope::cli {
 
@@ -22,22 +22,22 @@ void export_sweep_image(const SweepReport& r, const std::string& kind, const std
         return;
     }
     HeadlessQt qt;
-    const ui::SweepImage which = kind == "grid"         ? ui::SweepImage::Grid
-                                 : kind == "pareto"     ? ui::SweepImage::Pareto
-                                 : kind == "strategies" ? ui::SweepImage::Strategies
-                                                        : ui::SweepImage::Knee;
+    const ui::plots::SweepImage which = kind == "grid"         ? ui::plots::SweepImage::Grid
+                                        : kind == "pareto"     ? ui::plots::SweepImage::Pareto
+                                        : kind == "strategies" ? ui::plots::SweepImage::Strategies
+                                                               : ui::plots::SweepImage::Knee;
     std::string title = r.input.name;
-    if (which == ui::SweepImage::Grid)
+    if (which == ui::plots::SweepImage::Grid)
         title += ": SLA attainment";
-    else if (which == ui::SweepImage::Strategies)
+    else if (which == ui::plots::SweepImage::Strategies)
         title += ": decoding strategies";
     else
         title += ": " + r.curve.y_name + " against " + r.curve.x_name;
     if (r.input.model) title += " (model)";
     QString error;
-    if (!ui::render_sweep_image(which, r.points, r.input.axes, r.curve,
-                                QString::fromStdString(title), QString::fromStdString(path),
-                                QSize(width, height), dpi, &error))
+    if (!ui::plots::render_sweep_image(which, r.points, r.input.axes, r.curve,
+                                       QString::fromStdString(title), QString::fromStdString(path),
+                                       QSize(width, height), dpi, &error))
         throw UsageError{"sweep-report: " + error.toStdString()};
 }
 

@@ -99,7 +99,7 @@ class BreakdownTabTest : public QObject {
         QCOMPARE(floor->data()->size(), 1);
         QCOMPARE(floor->data()->at(0)->key, 1.0);
         QCOMPARE(floor->data()->at(0)->value, 0.020);
-        tab.setUnit(ui::TimeUnit::Microseconds);
+        tab.setUnit(ui::plots::TimeUnit::Microseconds);
         QCOMPARE(floor->data()->at(0)->value, 20.0);
         QCOMPARE(bar(tab, Category::Cpu, 0), 9.0);
     }

@@ -8,9 +8,9 @@
 
 #include "hand_run.h"
 #include "ui/compare_tab.h"
-#include "ui/heatmap_plot.h"
 #include "ui/kernel_delta_model.h"
 #include "ui/metric_delta_model.h"
+#include "ui/plots/heatmap_plot.h"
 
 using namespace tokenscope;
 

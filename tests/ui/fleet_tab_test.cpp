@@ -23,11 +23,11 @@
 #include "../fleet/fleet_histograms.h"
 #include "../fleet/tiny_http_server.h"
 #include "ui/fleet_compare_view.h"
-#include "ui/fleet_plot_data.h"
 #include "ui/fleet_query.h"
 #include "ui/fleet_tab.h"
-#include "ui/heatmap_marks.h"
-#include "ui/heatmap_plot.h"
+#include "ui/plots/fleet_plot_data.h"
+#include "ui/plots/heatmap_marks.h"
+#include "ui/plots/heatmap_plot.h"
 
 using namespace tokenscope;
 using fleet_test::Fleet;
@@ -112,7 +112,7 @@ class FleetTabTest : public QObject {
         QCOMPARE(done.takeFirst().at(0).toBool(), true);
         QVERIFY2(tab.matrix().has_value(), qPrintable(tab.statusText()));
 
-        const auto* plot = tab.findChild<ui::HeatmapPlot*>(QStringLiteral("fleetHeatmap"));
+        const auto* plot = tab.findChild<ui::plots::HeatmapPlot*>(QStringLiteral("fleetHeatmap"));
         QVERIFY(plot);
         const auto& data = plot->heatmap();
         QCOMPARE(data.row_labels, QStringList({"llama-8b", "qwen-7b"}));
@@ -147,7 +147,8 @@ class FleetTabTest : public QObject {
         QVERIFY2(tip.contains(QStringLiteral("P90")), qPrintable(tip));
         QVERIFY2(tip.contains(QLocale::c().toString(obs / 3600.0, 'g', 3) + QStringLiteral("/s")),
                  qPrintable(tip));
-        QVERIFY2(tip.contains(ui::FleetPlotData::durationText(data.value(0, 1))), qPrintable(tip));
+        QVERIFY2(tip.contains(ui::plots::FleetPlotData::durationText(data.value(0, 1))),
+                 qPrintable(tip));
 
         // The planted degradation: outlined cells and a recalibration flag at hour 5.
         QCOMPARE(tab.matrix()->map.row_flag[0], std::optional<std::size_t>(5));

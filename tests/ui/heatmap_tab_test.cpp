@@ -15,9 +15,9 @@
 
 #include "support/test_settings.h"
 #include "ui/heatmap_controls.h"
-#include "ui/heatmap_marks.h"
-#include "ui/heatmap_plot.h"
 #include "ui/heatmap_tab.h"
+#include "ui/plots/heatmap_marks.h"
+#include "ui/plots/heatmap_plot.h"
 #include "ui/run_loader.h"
 
 using namespace tokenscope;
@@ -108,7 +108,7 @@ class HeatmapTabTest : public QObject {
         QVERIFY2(decode0.contains(QStringLiteral("P95 0.002 ms (2 samples)")), qPrintable(decode0));
         QVERIFY(decode0.contains(QStringLiteral("decode")));
         QVERIFY(tab.plot()->cellToolTip(1, 1).contains(QStringLiteral("blank")));
-        tab.setUnit(ui::TimeUnit::Microseconds);
+        tab.setUnit(ui::plots::TimeUnit::Microseconds);
         QVERIFY(tab.plot()->cellToolTip(1, 3).contains(QStringLiteral("P95 4.000 us (1 samples)")));
         QCOMPARE(tab.plot()->colorMap()->data()->cell(3, 1), 4.0);
     }

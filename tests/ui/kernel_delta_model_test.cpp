@@ -53,7 +53,7 @@ class KernelDeltaModelTest : public QObject {
             1000.0);
         QCOMPARE(text(1, KernelDeltaModel::CountA), QStringLiteral("\u2014"));
         QCOMPARE(text(1, KernelDeltaModel::TotalB), QStringLiteral("0.003 ms"));
-        model.setUnit(ui::TimeUnit::Microseconds);
+        model.setUnit(ui::plots::TimeUnit::Microseconds);
         QCOMPARE(text(1, KernelDeltaModel::TotalB), QStringLiteral("2.500 us"));
         QCOMPARE(model.headerData(KernelDeltaModel::P95Delta, Qt::Horizontal).toString(),
                  QStringLiteral("\u0394 P95"));

@@ -185,11 +185,11 @@ class MainWindowTest : public QObject {
     void unitChoiceIsPersisted() {
         {
             ui::MainWindow window;
-            window.setUnit(ui::TimeUnit::Microseconds);
+            window.setUnit(ui::plots::TimeUnit::Microseconds);
         }
         ui::MainWindow again;
-        QCOMPARE(again.unit(), ui::TimeUnit::Microseconds);
-        again.setUnit(ui::TimeUnit::Milliseconds);
+        QCOMPARE(again.unit(), ui::plots::TimeUnit::Microseconds);
+        again.setUnit(ui::plots::TimeUnit::Milliseconds);
     }
 };
 

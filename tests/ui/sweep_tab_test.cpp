@@ -180,7 +180,8 @@ class SweepTabTest : public QObject {
 
         tab.resize(1400, 900);
         for (const char* ext : {"png", "svg", "pdf"})
-            for (auto kind : {ui::SweepImage::Grid, ui::SweepImage::Pareto, ui::SweepImage::Knee}) {
+            for (auto kind : {ui::plots::SweepImage::Grid, ui::plots::SweepImage::Pareto,
+                              ui::plots::SweepImage::Knee}) {
                 const QString out =
                     dir_.filePath(QStringLiteral("plot%1.%2").arg(int(kind)).arg(ext));
                 QString error;

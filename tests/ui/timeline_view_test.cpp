@@ -6,7 +6,7 @@
 #include <QWheelEvent>
 
 #include "hand_run.h"
-#include "ui/category_colors.h"
+#include "ui/plots/category_colors.h"
 #include "ui/timeline_layout.h"
 #include "ui/timeline_view.h"
 
@@ -124,11 +124,11 @@ class TimelineViewTest : public QObject {
         QVERIFY2(colours.size() > 5, qPrintable(QString::number(colours.size())));
         // The kernel is compute-bound, so its fill is the gpu_compute colour: top rows of
         // the span at t = 7000 ns (its label is drawn further left and centred vertically).
-        const QColor expected = ui::CategoryColors::color(analysis::Category::GpuCompute);
+        const QColor expected = ui::plots::CategoryColors::color(analysis::Category::GpuCompute);
         QCOMPARE(QColor(image.pixel(x_at(7000), 22 + 56 + 3)), expected);
         // The H2D copy on the copy engine row (y 76) takes the PCIe colour.
         QCOMPARE(QColor(image.pixel(x_at(17000), 22 + 76 + 3)),
-                 ui::CategoryColors::copy_color(trace::CopyKind::H2D));
+                 ui::plots::CategoryColors::copy_color(trace::CopyKind::H2D));
     }
 };
 

@@ -5,7 +5,7 @@
 #include "heatmap_plot.h"
 #include "plot_exporter.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, const QString& path,
                           QSize size, int dpi, QString* error) {
@@ -33,4 +33,4 @@ bool render_heatmap_image(HeatmapPlotData data, const QString& title, const QStr
     return PlotExporter::save(&plot, path, size, dpi, error);
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -2,7 +2,7 @@
 
 #include <qcustomplot.h>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 void PlotStyle::applyAxis(QCPAxis* axis, const QPalette& palette) {
     const QColor text = palette.color(QPalette::WindowText);
@@ -27,4 +27,4 @@ void PlotStyle::apply(QCustomPlot* plot, const QPalette& palette) {
     }
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -1,9 +1,9 @@
 // Number formats shared by the views: counter lanes' values.
 #include <QTest>
 
-#include "ui/time_format.h"
+#include "ui/plots/time_format.h"
 
-using tokenscope::ui::TimeFormat;
+using tokenscope::ui::plots::TimeFormat;
 
 class TimeFormatTest : public QObject {
     Q_OBJECT

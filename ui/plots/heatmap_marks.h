@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // Draws SLA breaches (outlined cells) and recalibration flags (a triangle at the
 // first flagged window) and the end of the SLA baseline over a heatmap, in one pass however many
@@ -43,4 +43,4 @@ class HeatmapMarks : public QCPLayerable {
     std::size_t baseline_ = 0;
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -10,7 +10,7 @@
 #include "analysis/heatmap_diff.h"
 #include "time_format.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // What a HeatmapPlot draws: a P95 matrix or a B - A delta, with everything the
 // plot needs to label it. Values stay in ns; the plot converts to the unit.
@@ -52,4 +52,4 @@ struct HeatmapPlotData {
     static QString metricLabel(analysis::HeatmapMetric metric);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 bool HeatmapPlotData::breaches(std::size_t row, std::size_t column) const {
     if (row >= row_sla.size() || !row_sla[row]) return false;
@@ -69,4 +69,4 @@ HeatmapPlotData HeatmapPlotData::fromDiff(const analysis::HeatmapDiff& diff,
     return d;
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

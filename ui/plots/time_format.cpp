@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 double TimeFormat::ns_per_unit(TimeUnit unit) {
     return unit == TimeUnit::Milliseconds ? 1e6 : 1e3;
@@ -69,4 +69,4 @@ TimeUnit TimeFormat::from_settings(const QString& text) {
     return text == QLatin1String("us") ? TimeUnit::Microseconds : TimeUnit::Milliseconds;
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -11,7 +11,7 @@
 
 class QCustomPlot;
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // The sweep views (docs/sweeps.md, Views) drawn into a QCustomPlot, shared by the
 // CLI's images and the GUI: the SLA-attainment grid (batch down, prompt across,
@@ -51,4 +51,4 @@ bool render_sweep_image(SweepImage kind, const std::vector<analysis::SweepPointS
                         const QString& title, const QString& path, QSize size, int dpi,
                         QString* error = nullptr);
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

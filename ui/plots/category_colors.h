@@ -6,7 +6,7 @@
 #include "analysis/category.h"
 #include "trace/activity.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // The one palette of attribution categories, used by every view and plot.
 // Okabe-Ito hues: distinguishable with colour-blindness and mid-luminance,
@@ -23,4 +23,4 @@ class CategoryColors {
     static QColor text_on(const QColor& fill);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

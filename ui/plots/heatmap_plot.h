@@ -9,7 +9,7 @@
 #include "heatmap_plot_data.h"
 #include "time_format.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 class HeatmapMarks;
 
@@ -86,4 +86,4 @@ class HeatmapPlot : public QCustomPlot {
     ToolTipFn tooltip_fn_;
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

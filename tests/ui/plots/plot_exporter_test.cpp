@@ -1,4 +1,4 @@
-// Export: render_heatmap_image (the CLI's headless entry) and PlotExporter write
+// Export: plots::render_heatmap_image (the CLI's headless entry) and plots::PlotExporter write
 // PNG, SVG and PDF at the requested size; bad requests fail naming the file.
 #include <QFile>
 #include <QImage>
@@ -8,8 +8,8 @@
 #include <QXmlStreamReader>
 
 #include "analysis/heatmap.h"
-#include "ui/heatmap_image.h"
-#include "ui/plot_exporter.h"
+#include "ui/plots/heatmap_image.h"
+#include "ui/plots/plot_exporter.h"
 
 using namespace tokenscope;
 
@@ -46,8 +46,8 @@ class PlotExporterTest : public QObject {
     void pngHasTheRequestedPixelsAndDpi() {
         const QString path = dir_.filePath(QStringLiteral("map.png"));
         QString error;
-        QVERIFY2(ui::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
-                                          QSize(1200, 800), 192, &error),
+        QVERIFY2(ui::plots::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
+                                                 QSize(1200, 800), 192, &error),
                  qPrintable(error));
         const QImage image(path);
         QVERIFY(!image.isNull());
@@ -63,8 +63,8 @@ class PlotExporterTest : public QObject {
     void svgIsXmlWithAnSvgRoot() {
         const QString path = dir_.filePath(QStringLiteral("map.svg"));
         QString error;
-        QVERIFY2(ui::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
-                                          QSize(900, 600), 96, &error),
+        QVERIFY2(ui::plots::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
+                                                 QSize(900, 600), 96, &error),
                  qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -82,8 +82,8 @@ class PlotExporterTest : public QObject {
     void pdfStartsWithItsMagic() {
         const QString path = dir_.filePath(QStringLiteral("map.pdf"));
         QString error;
-        QVERIFY2(ui::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
-                                          QSize(1600, 1000), 300, &error),
+        QVERIFY2(ui::plots::render_heatmap_image(small_heatmap(), QStringLiteral("title"), path,
+                                                 QSize(1600, 1000), 300, &error),
                  qPrintable(error));
         QCOMPARE(head(path, 5), QByteArray("%PDF-"));
     }
@@ -91,8 +91,8 @@ class PlotExporterTest : public QObject {
     void emptyHeatmapStillRenders() {
         const QString path = dir_.filePath(QStringLiteral("empty.png"));
         QString error;
-        QVERIFY2(ui::render_heatmap_image(analysis::Heatmap{}, QStringLiteral("empty"), path,
-                                          QSize(400, 300), 96, &error),
+        QVERIFY2(ui::plots::render_heatmap_image(analysis::Heatmap{}, QStringLiteral("empty"), path,
+                                                 QSize(400, 300), 96, &error),
                  qPrintable(error));
         QCOMPARE(QImage(path).size(), QSize(400, 300));
     }
@@ -100,29 +100,31 @@ class PlotExporterTest : public QObject {
     void badRequestsNameTheFile() {
         QString error;
         const QString txt = dir_.filePath(QStringLiteral("map.txt"));
-        QVERIFY(!ui::render_heatmap_image(small_heatmap(), {}, txt, QSize(800, 600), 96, &error));
+        QVERIFY(!ui::plots::render_heatmap_image(small_heatmap(), {}, txt, QSize(800, 600), 96,
+                                                 &error));
         QVERIFY(error.contains(txt));
         QVERIFY(error.contains(QStringLiteral(".png")));
         // 400 x 300 px at 600 DPI leaves 64 x 48 layout pixels: too small to draw.
         const QString png = dir_.filePath(QStringLiteral("tiny.png"));
-        QVERIFY(!ui::render_heatmap_image(small_heatmap(), {}, png, QSize(400, 300), 600, &error));
+        QVERIFY(!ui::plots::render_heatmap_image(small_heatmap(), {}, png, QSize(400, 300), 600,
+                                                 &error));
         QVERIFY(error.contains(png));
         QVERIFY(!QFile::exists(png));
         const QString nowhere = dir_.filePath(QStringLiteral("no/such/dir/map.png"));
-        QVERIFY(
-            !ui::render_heatmap_image(small_heatmap(), {}, nowhere, QSize(800, 600), 96, &error));
+        QVERIFY(!ui::plots::render_heatmap_image(small_heatmap(), {}, nowhere, QSize(800, 600), 96,
+                                                 &error));
         QVERIFY(error.contains(nowhere));
     }
 
     void layoutSizeScalesWithDpi() {
         // 96 DPI: one layout pixel per image pixel; 192 DPI: half as many layout pixels.
-        QCOMPARE(ui::PlotExporter::layoutSize(QSize(1200, 800), 96), QSize(1200, 800));
-        QCOMPARE(ui::PlotExporter::layoutSize(QSize(1200, 800), 192), QSize(600, 400));
-        QCOMPARE(ui::PlotExporter::layoutSize(QSize(1000, 1000), 300), QSize(320, 320));
-        QCOMPARE(ui::PlotExporter::formatOf(QStringLiteral("A.PDF")),
-                 ui::PlotExporter::Format::Pdf);
-        QCOMPARE(ui::PlotExporter::formatOf(QStringLiteral("a.jpg")),
-                 ui::PlotExporter::Format::Unknown);
+        QCOMPARE(ui::plots::PlotExporter::layoutSize(QSize(1200, 800), 96), QSize(1200, 800));
+        QCOMPARE(ui::plots::PlotExporter::layoutSize(QSize(1200, 800), 192), QSize(600, 400));
+        QCOMPARE(ui::plots::PlotExporter::layoutSize(QSize(1000, 1000), 300), QSize(320, 320));
+        QCOMPARE(ui::plots::PlotExporter::formatOf(QStringLiteral("A.PDF")),
+                 ui::plots::PlotExporter::Format::Pdf);
+        QCOMPARE(ui::plots::PlotExporter::formatOf(QStringLiteral("a.jpg")),
+                 ui::plots::PlotExporter::Format::Unknown);
     }
 };
 

@@ -7,7 +7,7 @@
 #include "fleet/calibration.h"
 #include "time_format.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 HeatmapPlotData FleetPlotData::plotData(const fleet::FleetMatrix& m, const QString& source) {
     HeatmapPlotData d = HeatmapPlotData::fromHeatmap(m.map);
@@ -83,4 +83,4 @@ QString FleetPlotData::cellToolTip(const fleet::FleetMatrix& m, std::size_t row,
     return text;
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

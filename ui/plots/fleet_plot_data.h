@@ -5,7 +5,7 @@
 #include "fleet/fleet_matrix.h"
 #include "heatmap_plot_data.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // The fleet matrix (docs/fleet.md) as the heatmap widget draws it, and the
 // words around it: the quantile's name, a cell's tooltip with the quantile value and
@@ -23,4 +23,4 @@ class FleetPlotData {
     static QString durationText(std::optional<double> ns);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -9,7 +9,7 @@
 #include "heatmap_marks.h"
 #include "plot_style.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 namespace {
 
 constexpr int kMaxColumnLabels = 12;
@@ -362,4 +362,4 @@ void HeatmapPlot::onMouseRelease(QMouseEvent* event) {
     emit cellActivated(w.start_ns, w.end_ns);
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -7,7 +7,7 @@
 
 class QCustomPlot;
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // Writes a plot to PNG, SVG or PDF (chosen by the file extension) and a heatmap
 // matrix to CSV.
@@ -44,4 +44,4 @@ class PlotExporter {
                         QString* error);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

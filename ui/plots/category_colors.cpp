@@ -1,6 +1,6 @@
 #include "category_colors.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 using analysis::Category;
 
@@ -80,4 +80,4 @@ QColor CategoryColors::text_on(const QColor& fill) {
     return y > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -5,7 +5,7 @@
 class QCustomPlot;
 class QCPAxis;
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // Colours a QCustomPlot from the widget palette, so plots read on dark themes
 // too (QCustomPlot itself always draws black on white).
@@ -15,4 +15,4 @@ class PlotStyle {
     static void applyAxis(QCPAxis* axis, const QPalette& palette);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -6,7 +6,7 @@
 
 #include "plot_exporter.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 namespace {
 
 QString param(const analysis::SweepPointSummary& p, const std::string& name) {
@@ -273,4 +273,4 @@ bool render_sweep_image(SweepImage kind, const std::vector<analysis::SweepPointS
     return PlotExporter::save(&plot, path, size, dpi, error);
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 HeatmapMarks::HeatmapMarks(QCustomPlot* plot, QCPAxis* key_axis, QCPAxis* value_axis)
     : QCPLayerable(plot), key_(key_axis), value_(value_axis) {}
@@ -69,4 +69,4 @@ void HeatmapMarks::draw(QCPPainter* painter) {
     }
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

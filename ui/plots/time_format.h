@@ -3,7 +3,7 @@
 #include <QString>
 #include <cstdint>
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // The unit every view shows durations in (View > Units).
 enum class TimeUnit { Milliseconds, Microseconds };
@@ -26,4 +26,4 @@ class TimeFormat {
     static TimeUnit from_settings(const QString& text);
 };
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

@@ -12,7 +12,7 @@
 
 #include "analysis/heatmap_csv.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 namespace {
 
 constexpr double kBaseDpi = 96.0;
@@ -189,4 +189,4 @@ bool PlotExporter::saveCsv(const analysis::Heatmap& map, const QString& path, QS
     return true;
 }
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots

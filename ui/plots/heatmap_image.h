@@ -6,7 +6,7 @@
 #include "analysis/heatmap.h"
 #include "heatmap_plot_data.h"
 
-namespace tokenscope::ui {
+namespace tokenscope::ui::plots {
 
 // Renders `map` the way the Heatmap tab draws it (HeatmapPlot) without showing a
 // window, and saves it by the extension of `path`: .png, .svg or .pdf. `size` is
@@ -21,4 +21,4 @@ bool render_heatmap_image(const analysis::Heatmap& map, const QString& title, co
 bool render_heatmap_image(HeatmapPlotData data, const QString& title, const QString& path,
                           QSize size, int dpi, QString* error = nullptr);
 
-}  // namespace tokenscope::ui
+}  // namespace tokenscope::ui::plots
