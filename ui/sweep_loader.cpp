@@ -2,32 +2,12 @@
 
 #include <algorithm>
 #include <exception>
-#include <nlohmann/json.hpp>
 
+#include "analysis/sweep/stored_sweep.h"
 #include "store/sweep_store.h"
 
 namespace tokenscope::ui {
-namespace {
-
-std::map<std::string, std::string> params_of(const std::string& json) {
-    std::map<std::string, std::string> out;
-    auto j = nlohmann::json::parse(json, nullptr, false);
-    if (!j.is_object()) return out;
-    for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    return out;
-}
-
-bool is_model_run(const std::string& workload_json) {
-    auto j = nlohmann::json::parse(workload_json, nullptr, false);
-    if (!j.is_object()) return false;
-    const std::string backend = j.value("backend", std::string());
-    return backend == "model" || backend == "serving-model";
-}
-
-}  // namespace
-
-// The same reading as sweep-report's (app/cli/sweep_inputs.cpp), which the GUI
-// cannot link: the last sweep of the file, its axes from the spec.
+// The last sweep of the file, read as sweep-report reads it.
 SweepData load_sweep_data(const QString& path) {
     SweepData d;
     d.path = path;
@@ -35,19 +15,11 @@ SweepData load_sweep_data(const QString& path) {
         store::SweepStore store(path.toStdString(), /*read_only=*/true);
         const auto sweeps = store.sweeps();
         if (sweeps.empty()) return d;
-        const store::SweepInfo& info = sweeps.back();
-        d.name = QString::fromStdString(info.name);
-        auto spec = nlohmann::json::parse(info.spec_json, nullptr, false);
-        if (spec.is_object() && spec.contains("axes"))
-            for (const auto& a : spec["axes"]) d.axes.push_back(a.value("name", std::string()));
-        for (const auto& p : store.points(info.id)) {
-            if (d.points.empty() || d.points.back().point != p.point)
-                d.points.push_back({p.point, params_of(p.params_json), {}});
-            analysis::SweepRun run{p.run_id, store.requests(p.run_id),
-                                   store.workload_json(p.run_id)};
-            d.model = d.model || is_model_run(run.workload_json);
-            d.points.back().runs.push_back(std::move(run));
-        }
+        auto sweep = analysis::read_stored_sweep(store, sweeps.back());
+        d.name = QString::fromStdString(sweep.name);
+        d.axes = std::move(sweep.axes);
+        d.points = std::move(sweep.points);
+        d.model = sweep.model;
     } catch (const std::exception& e) {
         d.points.clear();
         d.error = QString::fromStdString(e.what());

@@ -1,8 +1,8 @@
 #include "sweep_inputs.h"
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 
+#include "analysis/sweep/stored_sweep.h"
 #include "arg_parser.h"
 #include "import/serving/serving_points.h"
 #include "store/sweep_store.h"
@@ -15,21 +15,6 @@ bool is_sqlite(const std::string& path) {
     char head[16] = {};
     in.read(head, sizeof head);
     return in.gcount() == 16 && std::string(head, 15) == "SQLite format 3";
-}
-
-std::map<std::string, std::string> params_of(const std::string& json) {
-    std::map<std::string, std::string> out;
-    auto j = nlohmann::json::parse(json, nullptr, false);
-    if (!j.is_object()) return out;
-    for (const auto& [k, v] : j.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    return out;
-}
-
-bool is_model_run(const std::string& workload_json) {
-    auto j = nlohmann::json::parse(workload_json, nullptr, false);
-    if (!j.is_object()) return false;
-    const std::string backend = j.value("backend", std::string());
-    return backend == "model" || backend == "serving-model";
 }
 
 SweepInput load_file(const std::string& path, std::int64_t sweep_id) {
@@ -45,19 +30,13 @@ SweepInput load_file(const std::string& path, std::int64_t sweep_id) {
         if (!info)
             throw UsageError{"sweep-report: " + path + ": no sweep " + std::to_string(sweep_id)};
     }
+    auto sweep = analysis::read_stored_sweep(store, *info);
     SweepInput in;
     in.source = path;
-    in.name = info->name;
-    auto spec = nlohmann::json::parse(info->spec_json, nullptr, false);
-    if (spec.is_object() && spec.contains("axes"))
-        for (const auto& a : spec["axes"]) in.axes.push_back(a.value("name", std::string()));
-    for (const auto& p : store.points(info->id)) {
-        if (in.points.empty() || in.points.back().point != p.point)
-            in.points.push_back({p.point, params_of(p.params_json), {}});
-        analysis::SweepRun run{p.run_id, store.requests(p.run_id), store.workload_json(p.run_id)};
-        in.model = in.model || is_model_run(run.workload_json);
-        in.points.back().runs.push_back(std::move(run));
-    }
+    in.name = std::move(sweep.name);
+    in.model = sweep.model;
+    in.axes = std::move(sweep.axes);
+    in.points = std::move(sweep.points);
     return in;
 }
 
