@@ -1,4 +1,3 @@
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -12,6 +11,7 @@
 #include "fleet/fleet_source.h"
 #include "fleet_report.h"
 #include "heatmap_image_export.h"
+#include "image_options.h"
 #include "run_loader.h"
 #include "terminal_progress.h"
 
@@ -39,11 +39,7 @@ void add_options(ArgParser& p) {
     p.option("ca-file", "F", "PEM CA bundle to trust for https:// (self-signed servers)");
     p.option("timeout", "D", "give up on the server after this long", "30s");
     p.flag("json", "print JSON").flag("csv", "print the matrix as CSV (ns)");
-    p.option("png", "FILE", "also render the heatmap as a PNG image");
-    p.option("svg", "FILE", "also render the heatmap as an SVG image");
-    p.option("pdf", "FILE", "also render the heatmap as a PDF page");
-    p.option("size", "WxH", "image size in pixels", "1600x900");
-    p.option("dpi", "N", "image resolution", "96");
+    add_image_options(p);
     p.option("rules", "FILE", "write Prometheus alerting rules with the calibrated thresholds");
     p.option("save", "FILE", "save the server's answer, to reproduce the matrix offline");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
@@ -141,18 +137,12 @@ void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m, const std::
         fleet::write_alert_rules(m, rules);
         write_file(p.get("rules"), rules.str());
     }
-    int w = 0, h = 0;
-    char x = 0;
-    if (std::sscanf(p.get("size").c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 ||
-        h <= 0)
-        throw UsageError{"fleet: --size expects WxH such as 1600x900, got '" + p.get("size") + "'"};
+    const ImageSize size = image_size_from(p, "fleet");
     const std::string title = "q" + std::to_string(m.spec.quantile).substr(0, 5) + " " +
                               m.spec.metric + " by " + m.spec.by;
-    for (const char* format : {"png", "svg", "pdf"}) {
-        if (!p.has(format)) continue;
-        export_fleet_image(m, source, title, p.get(format), w, h,
-                           static_cast<int>(p.get_int("dpi")));
-        std::cerr << "wrote " << p.get(format) << '\n';
+    for (const auto& [format, file] : image_files(p)) {
+        export_fleet_image(m, source, title, file, size.width, size.height, size.dpi);
+        std::cerr << "wrote " << file << '\n';
     }
 }
 

@@ -1,4 +1,3 @@
-#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +9,7 @@
 #include "format.h"
 #include "heatmap_image_export.h"
 #include "heatmap_options.h"
+#include "image_options.h"
 #include "json_out.h"
 #include "run_loader.h"
 #include "text_table.h"
@@ -84,25 +84,15 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
                  "give full row labels)\n\n";
 }
 
-std::pair<int, int> parse_size(const std::string& text) {
-    int w = 0, h = 0;
-    char x = 0;
-    if (std::sscanf(text.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0)
-        throw UsageError{"heatmap: --size expects WxH such as 1600x900, got '" + text + "'"};
-    return {w, h};
-}
-
 // The same rendering code as the GUI's Heatmap tab, headless.
 void export_images(const ArgParser& p, const LoadedRun& run, const analysis::Heatmap& map) {
-    auto [w, h] = parse_size(p.get("size"));
-    int dpi = static_cast<int>(p.get_int("dpi"));
+    const ImageSize size = image_size_from(p, "heatmap");
     std::string title = display_name(run.data) + ": P95 " +
                         std::string(to_string(map.spec.metric)) + " by " +
                         std::string(to_string(map.spec.rows));
-    for (const char* format : {"png", "svg", "pdf"}) {
-        if (!p.has(format)) continue;
-        export_heatmap_image(map, title, p.get(format), w, h, dpi);
-        std::cerr << "wrote " << p.get(format) << '\n';
+    for (const auto& [format, file] : image_files(p)) {
+        export_heatmap_image(map, title, file, size.width, size.height, size.dpi);
+        std::cerr << "wrote " << file << '\n';
     }
 }
 
@@ -114,15 +104,11 @@ int cmd_heatmap(const std::vector<std::string>& args) {
                 "time or step windows, each cell the P95 of the metric over its samples.");
     add_heatmap_options(p);
     p.flag("json", "print JSON").flag("csv", "print the matrix as CSV (ns)");
-    p.option("png", "FILE", "also render the heatmap as a PNG image");
-    p.option("svg", "FILE", "also render the heatmap as an SVG image");
-    p.option("pdf", "FILE", "also render the heatmap as a PDF page");
-    p.option("size", "WxH", "image size in pixels", "1600x900");
-    p.option("dpi", "N", "image resolution", "96");
+    add_image_options(p);
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     auto runs = load_inputs(p, "heatmap");
-    bool image = p.has("png") || p.has("svg") || p.has("pdf");
+    const bool image = !image_files(p).empty();
     if (image && runs.size() > 1)
         throw UsageError{"heatmap: " + std::to_string(runs.size()) +
                          " runs but one image file; choose a run with --run N"};

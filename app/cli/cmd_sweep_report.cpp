@@ -1,10 +1,10 @@
-#include <cstdio>
 #include <iostream>
 #include <stdexcept>
 
 #include "arg_parser.h"
 #include "capture/sweep_point.h"
 #include "commands.h"
+#include "image_options.h"
 #include "run_loader.h"
 #include "sweep_image_export.h"
 #include "sweep_report.h"
@@ -22,14 +22,10 @@ std::optional<std::int64_t> bound(const ArgParser& p, const std::string& name) {
 }
 
 void export_images(const ArgParser& p, const SweepReport& r) {
-    int w = 0, h = 0;
-    char x = 0;
-    const std::string size = p.get("size");
-    if (std::sscanf(size.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w <= 0 || h <= 0)
-        throw UsageError{"sweep-report: --size expects WxH such as 1600x900, got '" + size + "'"};
+    const ImageSize size = image_size_from(p, "sweep-report");
     for (const char* kind : {"grid", "pareto", "knee", "strategies"})
         if (p.has(kind))
-            export_sweep_image(r, kind, p.get(kind), w, h, static_cast<int>(p.get_int("dpi")));
+            export_sweep_image(r, kind, p.get(kind), size.width, size.height, size.dpi);
 }
 
 }  // namespace
@@ -54,8 +50,7 @@ int cmd_sweep_report(const std::vector<std::string>& args) {
     p.option("strategies", "FILE",
              "save the decoding strategies side by side (TTFT, TPOT P50/P90, std) as PNG, SVG, "
              "PDF or CSV");
-    p.option("size", "WxH", "image size in pixels", "1600x900");
-    p.option("dpi", "N", "image resolution", "96");
+    add_image_size_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     SweepReport r;
     r.input = load_sweep_input(p.positionals(), p.get_int("sweep"));
