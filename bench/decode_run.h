@@ -3,8 +3,11 @@
 // so both measure the same 10,000,000-activity run.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
+#include "store/store_writer.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::bench {
@@ -87,6 +90,15 @@ inline trace::RunData decode_run(std::size_t activities) {
     run.requests = {
         {1, 0, run.steps.front().end_ns, t, 512, static_cast<std::int32_t>(steps), false}};
     return run;
+}
+
+// decode_run(activities) written as the only run of a fresh .tokenscope file at `path`
+// (an older file there is replaced); returns the activities it holds.
+inline std::size_t write_decode_run(const std::string& path, std::size_t activities) {
+    std::remove(path.c_str());
+    const trace::RunData run = decode_run(activities);
+    store::StoreWriter(path).write_run(run);
+    return run.activities.size();
 }
 
 }  // namespace tokenscope::bench

@@ -15,15 +15,13 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "decode_run.h"
-#include "store/store_writer.h"
 #include "ui/attribution_panel.h"
 #include "ui/breakdown_tab.h"
 #include "ui/main_window.h"
@@ -31,26 +29,9 @@
 #include "ui/timeline_view.h"
 
 using namespace tokenscope;
-using Clock = std::chrono::steady_clock;
+using namespace tokenscope::bench;
 
 namespace {
-
-double ms_since(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-long rss_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-    return 0;
-}
 
 struct Open {
     double loaded_ms = -1, painted_ms = -1, breakdown_ms = -1, verdict_ms = -1;
@@ -112,14 +93,7 @@ int main(int argc, char** argv) {
     const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
     const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
     const QString path = QDir::temp().filePath(QStringLiteral("ui_open_bench.tokenscope"));
-    QFile::remove(path);
-    std::size_t activities = 0;
-    {
-        trace::RunData run = bench::decode_run(n);
-        activities = run.activities.size();
-        store::StoreWriter writer(path.toStdString());
-        writer.write_run(run);
-    }
+    const std::size_t activities = write_decode_run(path.toStdString(), n);
     std::printf("run: %zu activities in %s\n", activities, qPrintable(path));
     std::vector<double> loaded, painted, breakdown, verdict, analysed, bytes;
     for (int r = 0; r < reps; ++r) {

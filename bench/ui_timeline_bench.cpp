@@ -15,16 +15,14 @@
 #include <QImage>
 #include <QTimer>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "decode_run.h"
-#include "store/store_writer.h"
 #include "ui/load_job.h"
 #include "ui/open_run.h"
 #include "ui/run_loader.h"
@@ -32,27 +30,9 @@
 #include "ui/timeline_view.h"
 
 using namespace tokenscope;
-using tokenscope::bench::decode_run;
-using Clock = std::chrono::steady_clock;
+using namespace tokenscope::bench;
 
 namespace {
-
-double ms_since(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-long rss_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
-    return 0;
-}
 
 ui::OpenRun open_in_memory(trace::RunData run) {
     ui::RunLoader::normalize(run);
@@ -119,12 +99,7 @@ void paint_figures(std::size_t activities, std::vector<Row>& rows) {
 
 void load_figures(std::size_t activities, std::vector<Row>& rows) {
     const QString path = QDir::temp().filePath(QStringLiteral("ui_timeline_bench.tokenscope"));
-    QFile::remove(path);
-    {
-        trace::RunData run = decode_run(activities);
-        store::StoreWriter writer(path.toStdString());
-        writer.write_run(run);
-    }
+    write_decode_run(path.toStdString(), activities);
     ui::TimelineView view;
     view.resize(1600, 900);
     view.show();
