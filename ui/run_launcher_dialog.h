@@ -5,9 +5,10 @@
 #include <QString>
 #include <QStringList>
 
+#include "decode_run_form.h"
+
 class QComboBox;
 class QDialogButtonBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -22,12 +23,12 @@ class CaptureProcess;
 class ExternalCommandForm;
 class SweepLaunchForm;
 
-// File > New Run: choose a workload, strategy, backend and output file, then run
-// `tokenscope-cli run` as a child (CaptureProcess) with a progress bar. Cancel
-// stops the child, which abandons the run; only a finished run is announced.
-// Or, in the external-command mode, trace the user's own program through a
-// `tokenscope-cli capture` child, with its output tail; or, in the sweep mode, run a
-// `tokenscope-cli sweep` child over a typed grid, with an ETA, and open its file.
+// File > New Run: choose a workload, strategy and backend (a DecodeRunForm) and an
+// output file, then run `tokenscope-cli run` as a child (CaptureProcess) with a progress bar.
+// Cancel stops the child, which abandons the run; only a finished run is announced. Or, in the
+// external-command mode, trace the user's own program through a `tokenscope-cli capture` child,
+// with its output tail; or, in the sweep mode, run a `tokenscope-cli sweep` child over a typed
+// grid, with an ETA, and open its file.
 class RunLauncherDialog : public QDialog {
     Q_OBJECT
   public:
@@ -44,20 +45,20 @@ class RunLauncherDialog : public QDialog {
     // A fresh file name in the user's data folder, so runs never pile up in one file.
     static QString defaultOutput();
 
-    QComboBox* presetBox() const { return preset_; }
-    QLabel* shapeLabel() const { return shape_; }
-    QSpinBox* batchBox() const { return batch_; }
-    QSpinBox* promptBox() const { return prompt_; }
-    QSpinBox* tokensBox() const { return tokens_; }
-    QComboBox* strategyBox() const { return strategy_; }
-    QSpinBox* topKBox() const { return top_k_; }
-    QSpinBox* beamsBox() const { return beams_; }
-    QSpinBox* draftLayersBox() const { return draft_layers_; }
-    QSpinBox* gammaBox() const { return gamma_; }
-    QSpinBox* seedBox() const { return seed_; }
-    QComboBox* backendBox() const { return backend_; }
-    QLabel* backendNote() const { return backend_note_; }
-    QComboBox* gpuBox() const { return gpu_; }
+    QComboBox* presetBox() const { return decode_->presetBox(); }
+    QLabel* shapeLabel() const { return decode_->shapeLabel(); }
+    QSpinBox* batchBox() const { return decode_->batchBox(); }
+    QSpinBox* promptBox() const { return decode_->promptBox(); }
+    QSpinBox* tokensBox() const { return decode_->tokensBox(); }
+    QComboBox* strategyBox() const { return decode_->strategyBox(); }
+    QSpinBox* topKBox() const { return decode_->topKBox(); }
+    QSpinBox* beamsBox() const { return decode_->beamsBox(); }
+    QSpinBox* draftLayersBox() const { return decode_->draftLayersBox(); }
+    QSpinBox* gammaBox() const { return decode_->gammaBox(); }
+    QSpinBox* seedBox() const { return decode_->seedBox(); }
+    QComboBox* backendBox() const { return decode_->backendBox(); }
+    QLabel* backendNote() const { return decode_->backendNote(); }
+    QComboBox* gpuBox() const { return decode_->gpuBox(); }
     QLineEdit* nameEdit() const { return name_; }
     QLineEdit* outputEdit() const { return output_; }
     QPushButton* startButton() const { return start_; }
@@ -81,14 +82,7 @@ class RunLauncherDialog : public QDialog {
     void sweepFinished(const QString& file);
 
   private:
-    QWidget* buildWorkload();
-    QWidget* buildStrategy();
-    QWidget* buildBackend();
     QWidget* buildOutput();
-    void fillBackends();
-    void updateShape();
-    void updateStrategy();
-    void updateBackend();
     void updateProblem();
     void updateMode();
     void connectProcess();
@@ -101,23 +95,9 @@ class RunLauncherDialog : public QDialog {
     QComboBox* mode_ = nullptr;
     ExternalCommandForm* external_ = nullptr;
     SweepLaunchForm* sweep_form_ = nullptr;
+    DecodeRunForm* decode_ = nullptr;
     QElapsedTimer sweep_clock_;
     QPlainTextEdit* tail_ = nullptr;
-    QComboBox* preset_ = nullptr;
-    QLabel* shape_ = nullptr;
-    QSpinBox* batch_ = nullptr;
-    QSpinBox* prompt_ = nullptr;
-    QSpinBox* tokens_ = nullptr;
-    QComboBox* strategy_ = nullptr;
-    QSpinBox* top_k_ = nullptr;
-    QSpinBox* beams_ = nullptr;
-    QSpinBox* draft_layers_ = nullptr;
-    QSpinBox* gamma_ = nullptr;
-    QDoubleSpinBox* acceptance_ = nullptr;
-    QSpinBox* seed_ = nullptr;
-    QComboBox* backend_ = nullptr;
-    QLabel* backend_note_ = nullptr;
-    QComboBox* gpu_ = nullptr;
     QLineEdit* name_ = nullptr;
     QLineEdit* output_ = nullptr;
     QWidget* form_ = nullptr;
