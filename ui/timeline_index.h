@@ -62,6 +62,9 @@ class TimelineIndex {
                                             std::size_t limit = 1024) const;
 
     static constexpr std::size_t kBlock = 64;
+    // How far apart an API call and its GPU work may be (queueing can delay a launch):
+    // the window of the hover's links and the tooltip's count.
+    static constexpr std::int64_t kLinkWindowNs = 500'000'000;
 
   private:
     struct LaneIndex {

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "activity_tooltip.h"
 #include "analysis/batch_label.h"
 #include "analysis/classifier.h"
-#include "launch_format.h"
 #include "timeline_painter.h"
 #include "token_track.h"
 #include "ui/plots/time_format.h"
@@ -21,8 +21,6 @@ namespace {
 using Layout = TimelineLayout;
 constexpr double kZoomStep = 1.25;
 constexpr int kDragThresholdPx = 3;
-// How far apart an API call and its kernel may be (queueing can delay a launch).
-constexpr std::int64_t kLinkWindowNs = 500'000'000;
 
 QString view_of(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
@@ -200,53 +198,13 @@ void TimelineView::hoverAt(QPoint pos) {
     scene_.hovered = hovered;
     scene_.linked_all.clear();
     if (hovered != TimelineScene::kNone)
-        scene_.linked_all = scene_.index->correlated_all(hovered, kLinkWindowNs);
+        scene_.linked_all = scene_.index->correlated_all(hovered, TimelineIndex::kLinkWindowNs);
     scene_.linked = scene_.linked_all.empty() ? TimelineScene::kNone : scene_.linked_all.front();
     update();
 }
 
 QString TimelineView::describe(std::size_t i) const {
-    if (!run_.valid() || i >= run_.data->activities.size()) return {};
-    const auto& run = *run_.data;
-    const auto& a = run.activities[i];
-    QString kind = view_of(trace::to_string(a.kind));
-    if (a.copy != trace::CopyKind::None)
-        kind += QLatin1Char(' ') + view_of(trace::to_string(a.copy)).toUpper();
-    QString text =
-        QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
-            .arg(view_of(run.name_of(a)).toHtmlEscaped(), kind,
-                 QString::fromStdString(run.lanes[a.lane].name).toHtmlEscaped(),
-                 plots::TimeFormat::duration(a.start_ns - scene_.index->min_time(), scene_.unit),
-                 plots::TimeFormat::duration(a.duration_ns(), scene_.unit));
-    if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(plots::TimeFormat::bytes(a.bytes));
-    if (a.flops > 0)
-        text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
-    if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
-    if (a.kind == trace::ActivityKind::Kernel)
-        if (auto launch = run.launches.find(a.correlation))
-            text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
-    return text + graphText(i);
-}
-
-// One cudaGraphLaunch runs many kernels on its correlation id: the call says how many,
-// a kernel which graph and node it ran as.
-QString TimelineView::graphText(std::size_t i) const {
-    const auto& run = *run_.data;
-    const auto& a = run.activities[i];
-    QString text;
-    if (auto node = run.graphs.find(a)) {
-        text +=
-            node->whole_graph()
-                ? QStringLiteral("<br>CUDA graph %1 (one activity per launch)").arg(node->graph_id)
-                : QStringLiteral("<br>CUDA graph %1, node %2")
-                      .arg(node->graph_id)
-                      .arg(static_cast<qulonglong>(node->node_id));
-    }
-    if (a.kind == trace::ActivityKind::Api && a.correlation != 0) {
-        const std::size_t work = scene_.index->correlated_all(i, kLinkWindowNs).size();
-        if (work > 1) text += QStringLiteral("<br>launches %1 GPU activities").arg(work);
-    }
-    return text;
+    return ActivityTooltip::html(run_, i, scene_.unit);
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {

@@ -72,7 +72,6 @@ class TimelineView : public QWidget {
     void leaveEvent(QEvent* event) override;
 
   private:
-    QString graphText(std::size_t activity) const;
     enum class Drag { None, Pan, Select };
     int stepAt(QPoint pos) const;
     void scrollBy(int dy);

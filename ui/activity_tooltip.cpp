@@ -1,0 +1,57 @@
+#include "activity_tooltip.h"
+
+#include "launch_format.h"
+
+namespace tokenscope::ui {
+namespace {
+
+QString view_of(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+}  // namespace
+
+QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUnit unit) {
+    if (!open.valid() || !open.index || i >= open.data->activities.size()) return {};
+    const auto& run = *open.data;
+    const auto& a = run.activities[i];
+    QString kind = view_of(trace::to_string(a.kind));
+    if (a.copy != trace::CopyKind::None)
+        kind += QLatin1Char(' ') + view_of(trace::to_string(a.copy)).toUpper();
+    QString text = QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
+                       .arg(view_of(run.name_of(a)).toHtmlEscaped(), kind,
+                            QString::fromStdString(run.lanes[a.lane].name).toHtmlEscaped(),
+                            plots::TimeFormat::duration(a.start_ns - open.index->min_time(), unit),
+                            plots::TimeFormat::duration(a.duration_ns(), unit));
+    if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(plots::TimeFormat::bytes(a.bytes));
+    if (a.flops > 0)
+        text += QStringLiteral("<br>FLOPs %1").arg(static_cast<double>(a.flops), 0, 'g', 4);
+    if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
+    if (a.kind == trace::ActivityKind::Kernel)
+        if (auto launch = run.launches.find(a.correlation))
+            text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
+    return text + graphText(open, i);
+}
+
+// One cudaGraphLaunch runs many kernels on its correlation id: the call says how many,
+// a kernel which graph and node it ran as.
+QString ActivityTooltip::graphText(const OpenRun& open, std::size_t i) {
+    const auto& run = *open.data;
+    const auto& a = run.activities[i];
+    QString text;
+    if (auto node = run.graphs.find(a)) {
+        text +=
+            node->whole_graph()
+                ? QStringLiteral("<br>CUDA graph %1 (one activity per launch)").arg(node->graph_id)
+                : QStringLiteral("<br>CUDA graph %1, node %2")
+                      .arg(node->graph_id)
+                      .arg(static_cast<qulonglong>(node->node_id));
+    }
+    if (a.kind == trace::ActivityKind::Api && a.correlation != 0) {
+        const std::size_t work = open.index->correlated_all(i, TimelineIndex::kLinkWindowNs).size();
+        if (work > 1) text += QStringLiteral("<br>launches %1 GPU activities").arg(work);
+    }
+    return text;
+}
+
+}  // namespace tokenscope::ui
