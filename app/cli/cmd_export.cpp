@@ -4,8 +4,8 @@
 #include "arg_parser.h"
 #include "commands.h"
 #include "export/aiperf_jsonl_writer.h"
+#include "export/chrome_trace_writer.h"
 #include "export/server_trace_view.h"
-#include "import/chrome/chrome_trace_writer.h"
 #include "run_loader.h"
 #include "trace/file_error.h"
 
@@ -32,7 +32,7 @@ void export_ground_truth(const ArgParser& p, const LoadedRun& in, TerminalProgre
     const std::int64_t shift = exporter::unix_time_shift(run);
     if (p.has("server")) {
         TerminalProgress bar("writing server trace", mode);
-        import::ChromeTraceWriter(exporter::server_trace_view(run, shift))
+        exporter::ChromeTraceWriter(exporter::server_trace_view(run, shift))
             .write_file(p.get("server"), bar.callback());
         bar.finish();
         std::cout << "wrote " << p.get("server") << " (engine trace, Unix-time clock)\n";
@@ -80,7 +80,7 @@ int cmd_export(const std::vector<std::string>& args) {
     auto runs = select_runs(load_runs(p.positionals(), mode, p.get("steps-from")), p.get("run"));
     if (p.has("chrome")) {
         TerminalProgress bar("exporting", mode);
-        import::ChromeTraceWriter(runs.front().data).write_file(p.get("chrome"), bar.callback());
+        exporter::ChromeTraceWriter(runs.front().data).write_file(p.get("chrome"), bar.callback());
         bar.finish();
         std::cout << "wrote " << p.get("chrome") << '\n';
     }

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "import/chrome/chrome_trace_writer.h"
+#include "export/chrome_trace_writer.h"
 #include "import/importer_registry.h"
 #include "import/nsys/nsys_importer.h"
 #include "nsys_test_db.h"
@@ -53,7 +53,7 @@ trace::RunData small_run() {
 
 std::string export_text(const trace::RunData& run) {
     std::ostringstream out;
-    ChromeTraceWriter(run).write(out);
+    exporter::ChromeTraceWriter(run).write(out);
     return out.str();
 }
 
@@ -165,7 +165,7 @@ TEST(ChromeExport, RoundTripThroughKinetoImporterKeepsActivities) {
     if (kineto == nullptr) GTEST_SKIP() << "Kineto importer not built yet";
     auto run = small_run();
     std::string path = testing::temp_path("roundtrip.json");
-    ChromeTraceWriter(run).write_file(path);
+    exporter::ChromeTraceWriter(run).write_file(path);
     auto back = kineto->import(path, {}, {});
     // The step is exported as its own X event on the Steps track; it comes back
     // as one extra range, and everything else exactly as it was.
@@ -179,7 +179,7 @@ TEST(ChromeExport, FixtureRoundTripThroughKinetoImporter) {
     if (kineto == nullptr || !std::filesystem::exists(kFixture)) GTEST_SKIP();
     auto run = NsysImporter().import(kFixture, {}, {});
     std::string path = testing::temp_path("fixture_roundtrip.json");
-    ChromeTraceWriter(run).write_file(path);
+    exporter::ChromeTraceWriter(run).write_file(path);
     auto back = kineto->import(path, {}, {});
     // nsys names sync records "[CUDA Event sync]"; Kineto recognises a sync
     // call by "Synchronize" in its name, so these come back as API calls.

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "import/chrome/chrome_trace_writer.h"
+#include "export/chrome_trace_writer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "kineto_test_util.h"
@@ -225,7 +225,7 @@ TEST(GraphImport, ChromeExportFlowsFromTheLaunchToEveryGraphKernel) {
     // call one kernel. Expected: one flow per GPU activity, each starting on its call.
     auto run = import::NsysImporter().import(node_level_export(true), {}, {});
     std::ostringstream out;
-    import::ChromeTraceWriter(run).write(out);
+    exporter::ChromeTraceWriter(run).write(out);
     auto doc = nlohmann::json::parse(out.str());
     std::map<std::int64_t, double> starts;              // flow id -> ts of its "s"
     std::map<std::int64_t, double> finishes;            // flow id -> ts of its "f"

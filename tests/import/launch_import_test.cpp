@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "import/chrome/chrome_trace_writer.h"
+#include "export/chrome_trace_writer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
 #include "kineto_test_util.h"
@@ -136,7 +136,7 @@ trace::RunData one_kernel_run() {
 
 TEST(ChromeLaunches, KernelEventsCarryKinetoLaunchArgs) {
     std::ostringstream out;
-    ChromeTraceWriter(one_kernel_run()).write(out);
+    exporter::ChromeTraceWriter(one_kernel_run()).write(out);
     const std::string json = out.str();
     EXPECT_NE(json.find(R"("grid":[132,2,1],"block":[256,1,1],"registers per thread":64,)"
                         R"("shared memory":50176)"),
@@ -147,7 +147,7 @@ TEST(ChromeLaunches, KernelEventsCarryKinetoLaunchArgs) {
 TEST(ChromeLaunches, RoundTripThroughKinetoKeepsLaunches) {
     const trace::RunData run = one_kernel_run();
     std::string path = testing::temp_path("launch_roundtrip.json");
-    ChromeTraceWriter(run).write_file(path);
+    exporter::ChromeTraceWriter(run).write_file(path);
     EXPECT_EQ(KinetoImporter().import(path, {}, {}).launches, run.launches);
 }
 
@@ -155,7 +155,7 @@ TEST(ChromeLaunches, NsysFixtureRoundTripKeepsEveryLaunch) {
     if (!std::filesystem::exists(kNsys)) GTEST_SKIP() << "fixture missing: " << kNsys;
     const trace::RunData run = NsysImporter().import(kNsys, {}, {});
     std::string path = testing::temp_path("launch_fixture_roundtrip.json");
-    ChromeTraceWriter(run).write_file(path);
+    exporter::ChromeTraceWriter(run).write_file(path);
     const trace::RunData back = KinetoImporter().import(path, {}, {});
     ASSERT_EQ(back.launches.size(), run.launches.size());
     EXPECT_EQ(back.launches, run.launches);

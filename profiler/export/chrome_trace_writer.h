@@ -8,7 +8,7 @@
 #include "trace/progress.h"
 #include "trace/run_data.h"
 
-namespace tokenscope::import {
+namespace tokenscope::exporter {
 
 // Writes a run as Chrome trace event JSON that Perfetto UI and chrome://tracing
 // open, in Kineto's conventions so the Kineto importer reads it back: "X"
@@ -22,7 +22,7 @@ class ChromeTraceWriter {
     explicit ChromeTraceWriter(const trace::RunData& run);
 
     void write(std::ostream& out, const trace::ProgressFn& progress = {}) const;
-    // Writes to a file; throws ImportError naming it when it cannot be written.
+    // Writes to a file; throws ExportError naming it when it cannot be written.
     void write_file(const std::string& path, const trace::ProgressFn& progress = {}) const;
 
     // Kineto's category for an activity kind ("kernel", "gpu_memcpy", "cuda_runtime", ...);
@@ -50,4 +50,4 @@ class ChromeTraceWriter {
     std::int64_t steps_pid_ = 0;
 };
 
-}  // namespace tokenscope::import
+}  // namespace tokenscope::exporter

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace tokenscope::import::chrome {
+namespace tokenscope::exporter {
 
 // Appends `text` as a quoted JSON string. Bytes that are not valid UTF-8 become
 // U+FFFD so the output always parses (kernel names come from foreign files).
@@ -14,4 +14,4 @@ void append_json_string(std::string& out, std::string_view text);
 // integer arithmetic, so the value round-trips to the same nanosecond.
 void append_microseconds(std::string& out, std::int64_t ns);
 
-}  // namespace tokenscope::import::chrome
+}  // namespace tokenscope::exporter

@@ -1,6 +1,6 @@
 #include "json_text.h"
 
-namespace tokenscope::import::chrome {
+namespace tokenscope::exporter {
 namespace {
 
 // Length of the valid UTF-8 sequence at text[i], or 0 when it is invalid.
@@ -63,4 +63,4 @@ void append_microseconds(std::string& out, std::int64_t ns) {
     out += static_cast<char>('0' + frac % 10);
 }
 
-}  // namespace tokenscope::import::chrome
+}  // namespace tokenscope::exporter

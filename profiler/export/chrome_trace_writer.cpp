@@ -11,14 +11,12 @@
 #include <set>
 #include <unordered_map>
 
-#include "import/import_error.h"
+#include "export_error.h"
 #include "json_text.h"
 
-namespace tokenscope::import {
+namespace tokenscope::exporter {
 namespace {
 
-using chrome::append_json_string;
-using chrome::append_microseconds;
 using trace::ActivityKind;
 using trace::LaneKind;
 
@@ -196,9 +194,9 @@ void ChromeTraceWriter::write(std::ostream& out, const trace::ProgressFn& progre
 void ChromeTraceWriter::write_file(const std::string& path,
                                    const trace::ProgressFn& progress) const {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw ImportError(path, "cannot create the Chrome trace file");
+    if (!out) throw ExportError(path, "cannot create the Chrome trace file");
     write(out, progress);
-    if (!out) throw ImportError(path, "write error (disk full?)");
+    if (!out) throw ExportError(path, "write error (disk full?)");
 }
 
 void ChromeTraceWriter::write_metadata(std::string& buf, std::ostream& out) const {
@@ -347,4 +345,4 @@ void ChromeTraceWriter::write_steps(std::string& buf, std::ostream& out) const {
     }
 }
 
-}  // namespace tokenscope::import
+}  // namespace tokenscope::exporter
