@@ -12,8 +12,7 @@
 #include <QTest>
 #include <QUrl>
 
-#include "hand_run.h"
-#include "store/store_writer.h"
+#include "support/hand_store.h"
 #include "support/test_settings.h"
 #include "ui/attribution_panel.h"
 #include "ui/compare_tab.h"
@@ -27,13 +26,6 @@ using namespace tokenscope;
 class MainWindowTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-
-    QString write_store(const QString& file, const std::string& run_name) {
-        const QString path = dir_.filePath(file);
-        store::StoreWriter writer(path.toStdString());
-        writer.write_run(test::hand_run(run_name));
-        return path;
-    }
 
     static void drop(ui::MainWindow& window, const QStringList& paths, QPoint pos) {
         QMimeData mime;
@@ -70,10 +62,10 @@ class MainWindowTest : public QObject {
         QVERIFY2(window.minimumSizeHint().width() <= 1340,
                  qPrintable(QString::number(window.minimumSizeHint().width()) + parts));
         // Comparing two runs with long names and paths must not widen it either.
-        const QString a =
-            write_store(QStringLiteral("a-run-with-a-long-name.tokenscope"), std::string(80, 'a'));
-        const QString b =
-            write_store(QStringLiteral("b-run-with-a-long-name.tokenscope"), std::string(80, 'b'));
+        const QString a = test::write_hand_store(
+            dir_, QStringLiteral("a-run-with-a-long-name.tokenscope"), std::string(80, 'a'));
+        const QString b = test::write_hand_store(
+            dir_, QStringLiteral("b-run-with-a-long-name.tokenscope"), std::string(80, 'b'));
         QSignalSpy compare(&window, &ui::MainWindow::compareRequested);
         drop(window, {a, b}, QPoint(700, 400));
         QTRY_COMPARE(compare.count(), 1);
@@ -92,7 +84,8 @@ class MainWindowTest : public QObject {
     }
 
     void openingAFilePopulatesRunsAndTimeline() {
-        const QString path = write_store(QStringLiteral("one.tokenscope"), "first run");
+        const QString path =
+            test::write_hand_store(dir_, QStringLiteral("one.tokenscope"), "first run");
         ui::MainWindow window;
         window.resize(1400, 800);
         QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
@@ -119,7 +112,8 @@ class MainWindowTest : public QObject {
     }
 
     void selectingARangeShowsItsAttribution() {
-        const QString path = write_store(QStringLiteral("sel.tokenscope"), "selection run");
+        const QString path =
+            test::write_hand_store(dir_, QStringLiteral("sel.tokenscope"), "selection run");
         ui::MainWindow window;
         window.resize(1400, 800);
         QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
@@ -139,8 +133,8 @@ class MainWindowTest : public QObject {
     }
 
     void droppingTwoFilesCompares() {
-        const QString a = write_store(QStringLiteral("a.tokenscope"), "run A");
-        const QString b = write_store(QStringLiteral("b.tokenscope"), "run B");
+        const QString a = test::write_hand_store(dir_, QStringLiteral("a.tokenscope"), "run A");
+        const QString b = test::write_hand_store(dir_, QStringLiteral("b.tokenscope"), "run B");
         ui::MainWindow window;
         window.resize(1400, 800);
         QSignalSpy compare(&window, &ui::MainWindow::compareRequested);
@@ -156,7 +150,8 @@ class MainWindowTest : public QObject {
     }
 
     void droppingABadFileReportsItAndKeepsRuns() {
-        const QString good = write_store(QStringLiteral("good.tokenscope"), "good run");
+        const QString good =
+            test::write_hand_store(dir_, QStringLiteral("good.tokenscope"), "good run");
         const QString bad = dir_.filePath(QStringLiteral("noise.bin"));
         {
             QFile f(bad);
