@@ -12,13 +12,16 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <array>
 #include <exception>
+#include <utility>
 
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
 #include "kernel_delta_model.h"
 #include "metric_delta_model.h"
+#include "run_analyzer.h"
 #include "run_title.h"
 #include "ui/plots/heatmap_plot.h"
 #include "ui/plots/plot_exporter.h"
@@ -38,24 +41,36 @@ QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
     return view;
 }
 
+// What the analyzer has of A and B: the diff builds no coverage and no heatmap again.
+struct Inputs {
+    std::shared_ptr<const analysis::RunAnalysis> a, b;
+    std::shared_ptr<const analysis::Heatmap> map_a, map_b;  // both, or the diff has none
+    QString heatmap_error;                                  // why they are missing
+};
+
 // Throws trace::Cancelled once `stop` is requested; the query drops that silently.
 CompareTab::Job run_diff(const trace::RunData& a, const trace::RunData& b,
-                         const analysis::HeatmapSpec& spec, const trace::StopToken& stop) {
+                         const analysis::HeatmapSpec& spec, const Inputs& in,
+                         const trace::StopToken& stop) {
     CompareTab::Job job;
     analysis::DiffOptions options;
-    options.heatmap = spec;
-    try {
-        job.diff = analysis::diff_runs(a, b, options, stop);
-        return job;
-    } catch (const trace::Cancelled&) {
-        throw;
-    } catch (const std::exception& e) {
-        job.heatmap_error = QString::fromUtf8(e.what());
+    const analysis::DiffInputs given{&in.a->steps, &in.b->steps, in.map_a.get(), in.map_b.get()};
+    job.heatmap_error = in.heatmap_error;
+    if (in.map_a && in.map_b) {
+        options.heatmap = spec;
+        try {
+            job.diff = analysis::diff_runs(a, b, options, given, stop);
+            return job;
+        } catch (const trace::Cancelled&) {
+            throw;
+        } catch (const std::exception& e) {
+            job.heatmap_error = QString::fromUtf8(e.what());
+        }
     }
     // The heatmap spec may not fit these runs; the tables are still worth showing.
     try {
         options.heatmap.reset();
-        job.diff = analysis::diff_runs(a, b, options, stop);
+        job.diff = analysis::diff_runs(a, b, options, given, stop);
     } catch (const trace::Cancelled&) {
         throw;
     } catch (const std::exception& e) {
@@ -121,7 +136,25 @@ CompareTab::CompareTab(QWidget* parent)
         controls_->saveChoice();
         recompute();
     });
-    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
+    connect(query_, &BackgroundQuery::busyChanged, this, &CompareTab::updateBusy);
+    useAnalyzer(new RunAnalyzer(this));
+}
+
+CompareTab::~CompareTab() {
+    if (analyzer_) analyzer_->release(this);
+}
+
+RunAnalyzer* CompareTab::analyzer() const {
+    return analyzer_;
+}
+
+void CompareTab::useAnalyzer(RunAnalyzer* analyzer) {
+    if (analyzer_) {
+        disconnect(analyzer_link_);
+        analyzer_->release(this);
+    }
+    analyzer_ = analyzer;
+    analyzer_link_ = connect(analyzer_, &RunAnalyzer::updated, this, &CompareTab::tryDiff);
     recompute();
 }
 
@@ -199,8 +232,11 @@ void CompareTab::recompute() {
     kernels_->setKernels({});
     export_->setEnabled(false);
     if (!a_.valid() || !b_.valid()) {
+        waiting_ = false;
         query_->clear();
+        analyzer_->release(this);
         stack_->setCurrentWidget(empty_);
+        updateBusy();
         return;
     }
     stack_->setCurrentWidget(stack_->widget(1));
@@ -209,24 +245,75 @@ void CompareTab::recompute() {
     status_->setText(what);
     for (plots::HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_})
         p->setHeatmap(plots::HeatmapPlotData{});
+    waiting_ = true;  // busy throughout: no idle edge between the diff stopped and the next
+    query_->clear();  // the diff of the runs before
+    spec_ = controls_->spec();
+    // What the analyzer has (the current run's analysis, the Heatmap tab's heatmap under
+    // the same spec) is not computed again; what nobody claims any more stops.
+    analyzer_->claim(this, RunAnalyzer::Claim{{a_, b_}, {{a_, spec_}, {b_, spec_}}});
+    tryDiff();
+}
+
+void CompareTab::tryDiff() {
+    if (!waiting_ || !a_.valid() || !b_.valid()) return updateBusy();
+    const std::array<const trace::RunData*, 2> runs = {a_.data.get(), b_.data.get()};
+    for (const trace::RunData* r : runs)
+        if (analyzer_->pending(r) || analyzer_->pending(r, spec_)) return updateBusy();
+    waiting_ = false;
+    Inputs in{analyzer_->analysis(runs[0]),
+              analyzer_->analysis(runs[1]),
+              analyzer_->heatmap(runs[0], spec_),
+              analyzer_->heatmap(runs[1], spec_),
+              {}};
+    for (const trace::RunData* r : runs)
+        if (const QString error = analyzer_->error(r); !error.isEmpty()) {
+            status_->setText(tr("<span style='color:#d55e00'>Could not compare: %1</span>")
+                                 .arg(error.toHtmlEscaped()));
+            return updateBusy();
+        }
+    for (const trace::RunData* r : runs)
+        if (in.heatmap_error.isEmpty()) in.heatmap_error = analyzer_->error(r, spec_);
+    // Neither ready nor failed: cancelled (here or in another view sharing it).
+    if (!in.a || !in.b || ((!in.map_a || !in.map_b) && in.heatmap_error.isEmpty())) {
+        showCancelled();
+        return updateBusy();
+    }
     auto a = a_.data;
     auto b = b_.data;  // shared: both stay alive while the job reads them
-    const analysis::HeatmapSpec spec = controls_->spec();
     query_->run(
-        what, [a, b, spec](const trace::StopToken& stop) { return run_diff(*a, *b, spec, stop); },
+        tr("Comparing A and B…"),
+        [a, b, spec = spec_, in](const trace::StopToken& stop) {
+            return run_diff(*a, *b, spec, in, stop);
+        },
         [this](const Job& job) { show(job); });
+    updateBusy();
 }
 
 bool CompareTab::queryBusy() const {
-    return query_->busy();
+    return waiting_ || query_->busy();
 }
 
 QString CompareTab::queryText() const {
-    return query_->what();
+    return queryBusy() ? tr("Comparing A and B…") : QString();
+}
+
+void CompareTab::updateBusy() {
+    const bool busy = queryBusy();
+    if (busy == shown_busy_) return;
+    shown_busy_ = busy;
+    emit busyChanged(busy, queryText());
 }
 
 void CompareTab::cancelQuery() {
-    if (!query_->cancel()) return;
+    const bool diffing = query_->cancel();
+    const bool analysing = analyzer_->cancel(this);  // stops A's and B's analyses too
+    const bool waited = std::exchange(waiting_, false);
+    if (!diffing && !analysing && !waited) return;
+    showCancelled();
+    updateBusy();
+}
+
+void CompareTab::showCancelled() {
     status_->setText(
         tr("Comparison cancelled. Swap, change a setting or drop the runs again "
            "to compare them."));

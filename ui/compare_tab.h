@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QPointer>
+#include <memory>
 #include <optional>
 
 #include "analysis/diff.h"
@@ -22,9 +24,12 @@ class BackgroundQuery;
 class HeatmapControls;
 class KernelDeltaModel;
 class MetricDeltaModel;
+class RunAnalyzer;
 
 // The Compare tab (docs/compare.md): runs A and B from analysis::diff_runs
-// (computed off the GUI thread): their heatmaps side by side on one shared colour
+// (computed off the GUI thread) on the analyses and heatmaps of A and B claimed from a
+// RunAnalyzer, so no run is attributed twice (the window's analyzer has the current
+// run's already): their heatmaps side by side on one shared colour
 // scale, the B - A delta heatmap on a diverging scale, the metric delta table with
 // significance and a sortable, filterable per-kernel delta table. Swap exchanges A
 // and B. The main window calls compare() for two dropped files.
@@ -32,6 +37,11 @@ class CompareTab : public RunTab {
     Q_OBJECT
   public:
     explicit CompareTab(QWidget* parent = nullptr);
+    ~CompareTab() override;
+    // Reads the analyses and heatmaps of `analyzer` (the window's, shared with the other
+    // views) instead of its own.
+    void useAnalyzer(RunAnalyzer* analyzer);
+    RunAnalyzer* analyzer() const;
     // The current run is not what Compare shows; A and B are.
     void setRun(const OpenRun& run) override { Q_UNUSED(run); }
     void setUnit(plots::TimeUnit unit) override;
@@ -53,6 +63,7 @@ class CompareTab : public RunTab {
     const std::optional<analysis::RunDiff>& diff() const { return diff_; }
     QString statusText() const;
     bool showsEmptyState() const;
+    // The diff's own query, once the analyses and heatmaps of A and B are in.
     BackgroundQuery* query() const { return query_; }
 
   public slots:
@@ -76,6 +87,10 @@ class CompareTab : public RunTab {
     QWidget* buildPlots();
     QWidget* buildTables();
     void recompute();
+    // Starts the diff once the analyzer has what it claimed for A and B.
+    void tryDiff();
+    void updateBusy();
+    void showCancelled();
     void show(const Job& job);
     void showHeatmaps(const analysis::RunDiff& diff);
     QString label(const OpenRun& run) const;
@@ -99,7 +114,12 @@ class CompareTab : public RunTab {
     OpenRun b_;
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     std::optional<analysis::RunDiff> diff_;
+    analysis::HeatmapSpec spec_;  // claimed for A and B
+    bool waiting_ = false;        // for the analyzer, before the diff starts
+    bool shown_busy_ = false;
     BackgroundQuery* query_;
+    QPointer<RunAnalyzer> analyzer_;
+    QMetaObject::Connection analyzer_link_;
 };
 
 }  // namespace tokenscope::ui

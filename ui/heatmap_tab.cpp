@@ -7,12 +7,12 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
-#include <exception>
 
 #include "analysis/slow_tokens.h"
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
+#include "run_analyzer.h"
 #include "run_title.h"
 #include "ui/plots/heatmap_plot.h"
 #include "ui/plots/plot_exporter.h"
@@ -82,8 +82,25 @@ HeatmapTab::HeatmapTab(QWidget* parent)
     });
     connect(plot_, &plots::HeatmapPlot::cellActivated, this, &HeatmapTab::cellActivated);
     connect(plot_, &plots::HeatmapPlot::cellPicked, this, &HeatmapTab::pickCell);
-    connect(query_, &BackgroundQuery::busyChanged, this, &RunTab::busyChanged);
-    setRun(OpenRun{});
+    useAnalyzer(new RunAnalyzer(this));
+}
+
+HeatmapTab::~HeatmapTab() {
+    if (analyzer_) analyzer_->release(this);
+}
+
+RunAnalyzer* HeatmapTab::analyzer() const {
+    return analyzer_;
+}
+
+void HeatmapTab::useAnalyzer(RunAnalyzer* analyzer) {
+    if (analyzer_) {
+        disconnect(analyzer_link_);
+        analyzer_->release(this);
+    }
+    analyzer_ = analyzer;
+    analyzer_link_ = connect(analyzer_, &RunAnalyzer::updated, this, &HeatmapTab::check);
+    setRun(run_);
 }
 
 void HeatmapTab::setRun(const OpenRun& run) {
@@ -116,19 +133,46 @@ QString HeatmapTab::statusText() const {
 }
 
 bool HeatmapTab::computing() const {
-    return query_->busy();
+    return run_.valid() && analyzer_->pending(run_.data.get(), spec_);
 }
 
 bool HeatmapTab::queryBusy() const {
-    return query_->busy();
+    return computing();
 }
 
 QString HeatmapTab::queryText() const {
-    return query_->what();
+    return computing() ? tr("Computing the heatmap…") : QString();
 }
 
+void HeatmapTab::updateBusy() {
+    const bool busy = computing();
+    if (busy == shown_busy_) return;
+    shown_busy_ = busy;
+    emit busyChanged(busy, queryText());
+}
+
+// check() says so, on the analyzer's updated() (also when another view cancels the
+// heatmap this one shares).
 void HeatmapTab::cancelQuery() {
-    if (!query_->cancel()) return;
+    analyzer_->cancel(this);
+}
+
+void HeatmapTab::check() {
+    if (!run_.valid() || shown_) return updateBusy();
+    const trace::RunData* run = run_.data.get();
+    if (const auto map = analyzer_->heatmap(run, spec_)) {
+        shown_ = true;
+        showJob(Job{*map, {}});
+    } else if (const QString error = analyzer_->error(run, spec_); !error.isEmpty()) {
+        shown_ = true;
+        showJob(Job{std::nullopt, error});
+    } else if (analyzer_->stopped(run, spec_)) {
+        showCancelled();  // not for good: another view's claim may restart it
+    }
+    updateBusy();
+}
+
+void HeatmapTab::showCancelled() {
     status_->setText(
         tr("Heatmap cancelled. Change a setting or select the run again to "
            "compute it."));
@@ -146,29 +190,20 @@ void HeatmapTab::recompute() {
     map_.reset();
     export_->setEnabled(false);
     if (!run_.valid()) {
-        query_->clear();
+        analyzer_->release(this);  // stops the heatmap of the run shown before
+        updateBusy();
         plot_->setEmptyText(tr("Open a run to see its P95 heatmap."));
         plot_->setHeatmap(plots::HeatmapPlotData{});
         status_->setText(tr("No run open."));
         return;
     }
-    const analysis::HeatmapSpec spec = controls_->spec();
-    const QString what = tr("Computing the heatmap…");
-    status_->setText(what);
-    auto run_data = run_.data;  // shared: stays alive while the job reads it
-    // A newer query supersedes and stops this one; its result is then dropped unseen.
-    query_->run(
-        what,
-        [run_data, spec](const trace::StopToken& stop) -> Job {
-            try {
-                return Job{analysis::compute_heatmap(*run_data, spec, stop), {}};
-            } catch (const trace::Cancelled&) {
-                throw;  // not a failure: the query drops it silently
-            } catch (const std::exception& e) {
-                return Job{std::nullopt, QString::fromUtf8(e.what())};
-            }
-        },
-        [this](const Job& job) { showJob(job); });
+    spec_ = controls_->spec();
+    shown_ = false;
+    status_->setText(tr("Computing the heatmap…"));
+    // A heatmap no view claims any more is stopped and dropped unseen; one the analyzer
+    // has (or computes for another view) is not computed again.
+    analyzer_->claim(this, RunAnalyzer::Claim{{}, {{run_, spec_}}}, query_);
+    check();
 }
 
 void HeatmapTab::showJob(const Job& job) {

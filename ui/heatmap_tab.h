@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <optional>
 
 #include "analysis/heatmap.h"
@@ -17,14 +18,22 @@ namespace tokenscope::ui {
 
 class BackgroundQuery;
 class HeatmapControls;
+class RunAnalyzer;
 
 // The Heatmap tab: choices above a plots::HeatmapPlot of analysis::compute_heatmap for
-// the current run (computed off the GUI thread), and Export. A click on a cell
-// emits cellActivated with the cell's window, for the timeline.
+// the current run, and Export. The heatmap is claimed from a RunAnalyzer (computed off
+// the GUI thread, once however many views show it: the Compare tab's A is the same
+// heatmap under the same spec). A click on a cell emits cellActivated with the cell's
+// window, for the timeline.
 class HeatmapTab : public RunTab {
     Q_OBJECT
   public:
     explicit HeatmapTab(QWidget* parent = nullptr);
+    ~HeatmapTab() override;
+    // Reads the heatmaps of `analyzer` (the window's, shared with the Compare tab)
+    // instead of its own.
+    void useAnalyzer(RunAnalyzer* analyzer);
+    RunAnalyzer* analyzer() const;
     void setRun(const OpenRun& run) override;
     void setUnit(plots::TimeUnit unit) override;
     bool queryBusy() const override;
@@ -37,6 +46,8 @@ class HeatmapTab : public RunTab {
     const std::optional<analysis::Heatmap>& heatmap() const { return map_; }
     QString statusText() const;
     bool computing() const;
+    // The tab's slot on the analyzer: its heatmap runs there unless another view's
+    // claim computes it already.
     BackgroundQuery* query() const { return query_; }
 
   public slots:
@@ -64,7 +75,11 @@ class HeatmapTab : public RunTab {
         QString error;
     };
     void recompute();
+    // Shows the claimed heatmap once the analyzer has it (or its error, or its cancel).
+    void check();
     void showJob(const Job& job);
+    void showCancelled();
+    void updateBusy();
     QString title(const analysis::HeatmapSpec& spec) const;
 
     HeatmapControls* controls_;
@@ -74,8 +89,13 @@ class HeatmapTab : public RunTab {
     plots::HeatmapPlot* plot_;
     OpenRun run_;
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
+    analysis::HeatmapSpec spec_;  // claimed for run_
+    bool shown_ = false;          // run_'s heatmap under spec_ (or why not) is on screen
+    bool shown_busy_ = false;
     std::optional<analysis::Heatmap> map_;
     BackgroundQuery* query_;
+    QPointer<RunAnalyzer> analyzer_;
+    QMetaObject::Connection analyzer_link_;
 };
 
 }  // namespace tokenscope::ui

@@ -55,10 +55,13 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(compare_, tr("Compare"));
     setCentralWidget(tabs_);
     buildDocks();
-    // One analysis per opened run (hotspot's one producer, many views).
+    // One analysis per opened run, one heatmap per (run, spec) (hotspot's one producer,
+    // many views).
     analyzer_ = new RunAnalyzer(this);
     breakdown_->useAnalyzer(analyzer_);
     attribution_->useAnalyzer(analyzer_);
+    heatmap_->useAnalyzer(analyzer_);
+    compare_->useAnalyzer(analyzer_);
     buildMenus();
     buildStatusBar();
     buildSweepTab();

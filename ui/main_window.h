@@ -71,7 +71,8 @@ class MainWindow : public QMainWindow {
     CompareTab* compareTab() const { return compare_; }
     SweepTab* sweepTab() const { return sweep_; }
     AttributionPanel* attributionPanel() const { return attribution_; }
-    // The current run's one analysis, read by the Breakdown tab and the Attribution dock.
+    // The producer of every view's analyses and heatmaps (the current run's for the
+    // Breakdown tab and the Attribution dock, A and B for Compare).
     RunAnalyzer* analyzer() const { return analyzer_; }
 
   signals:

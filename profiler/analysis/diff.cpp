@@ -88,15 +88,27 @@ std::vector<NameDiff> name_diffs(const trace::RunData& a, const trace::RunData& 
     return out;
 }
 
+// The steps' attribution: handed in, or computed (one coverage of the run).
+std::vector<StepAttribution> steps_of(const trace::RunData& run,
+                                      const std::vector<StepAttribution>* given,
+                                      const AttributionOptions& options,
+                                      const trace::StopToken& stop) {
+    if (given != nullptr) return {};
+    return attribute_steps(run, options, stop);
+}
+
 std::array<CategoryDiff, kCategoryCount> category_diffs(const trace::RunData& a,
                                                         const trace::RunData& b,
                                                         const AttributionOptions& options,
+                                                        const DiffInputs& inputs,
                                                         const trace::StopToken& stop) {
     std::array<CategoryDiff, kCategoryCount> out;
     for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].category = kCategories[c];
-    for (const StepAttribution& s : attribute_steps(a, options, stop))
+    const std::vector<StepAttribution> computed_a = steps_of(a, inputs.steps_a, options, stop);
+    for (const StepAttribution& s : inputs.steps_a ? *inputs.steps_a : computed_a)
         for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].a_ns += s.assigned[c];
-    for (const StepAttribution& s : attribute_steps(b, options, stop))
+    const std::vector<StepAttribution> computed_b = steps_of(b, inputs.steps_b, options, stop);
+    for (const StepAttribution& s : inputs.steps_b ? *inputs.steps_b : computed_b)
         for (std::size_t c = 0; c < kCategoryCount; ++c) out[c].b_ns += s.assigned[c];
     for (auto& c : out) c.delta_ns = c.b_ns - c.a_ns;
     return out;
@@ -171,17 +183,24 @@ std::vector<NameStats> name_stats(const trace::RunData& run, trace::ActivityKind
 
 RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options,
                   const trace::StopToken& stop) {
+    return diff_runs(a, b, options, DiffInputs{}, stop);
+}
+
+RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options,
+                  const DiffInputs& inputs, const trace::StopToken& stop) {
     RunDiff out;
     stop.throw_if_stopped();
     out.metrics = metric_diffs(a, b, options, stop);
     out.kernels = name_diffs(a, b, trace::ActivityKind::Kernel, stop);
     out.ranges = name_diffs(a, b, trace::ActivityKind::Range, stop);
-    out.categories = category_diffs(a, b, options.attribution, stop);
+    out.categories = category_diffs(a, b, options.attribution, inputs, stop);
     stop.throw_if_stopped();
     align_steps(a, b, out);
     if (options.heatmap) {
-        out.heatmap_a = compute_heatmap(a, *options.heatmap, stop);
-        out.heatmap_b = compute_heatmap(b, *options.heatmap, stop);
+        out.heatmap_a =
+            inputs.heatmap_a ? *inputs.heatmap_a : compute_heatmap(a, *options.heatmap, stop);
+        out.heatmap_b =
+            inputs.heatmap_b ? *inputs.heatmap_b : compute_heatmap(b, *options.heatmap, stop);
         judge_against(*out.heatmap_b, *out.heatmap_a);  // B against A's SLA
         stop.throw_if_stopped();
         out.heatmap = diff_heatmaps(*out.heatmap_a, *out.heatmap_b);

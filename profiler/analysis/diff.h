@@ -81,10 +81,23 @@ struct RunDiff {
     std::optional<HeatmapDiff> heatmap;
 };
 
+// What diff_runs may be handed ready-made instead of computing it: the GUI has the
+// per-step attribution of each run (RunAnalysis) and its heatmaps already, so a
+// comparison builds no second coverage. A null member is computed. The heatmaps must
+// be of options.heatmap's spec; they are copied (B is judged against A's SLA).
+struct DiffInputs {
+    const std::vector<StepAttribution>* steps_a = nullptr;  // one per a.steps[i]
+    const std::vector<StepAttribution>* steps_b = nullptr;
+    const Heatmap* heatmap_a = nullptr;
+    const Heatmap* heatmap_b = nullptr;
+};
+
 // docs/compare.md: B compared with A. Throws trace::Cancelled once `stop` is
 // requested (checked between the parts and inside the passes over activities).
 RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options = {},
                   const trace::StopToken& stop = {});
+RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOptions& options,
+                  const DiffInputs& inputs, const trace::StopToken& stop = {});
 
 // For each id of `from`, the id of the same text in `to`, or StringTable::kAbsent
 // (interned ids are per run; heaptrack remaps them the same way).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <limits>
 #include <span>
@@ -13,6 +14,8 @@
 
 namespace tokenscope::analysis {
 namespace {
+
+std::atomic<std::uint64_t> g_heatmap_builds{0};
 
 constexpr std::array<std::string_view, 8> kRowNames = {"kernel", "request",     "phase", "position",
                                                        "lane",   "concurrency", "batch", "rank"};
@@ -123,6 +126,7 @@ void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& wind
 
 Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
                         const trace::StopToken& stop) {
+    g_heatmap_builds.fetch_add(1, std::memory_order_relaxed);
     const HeatmapSamples samples(run, spec, stop);
     const Windows windows(run, spec, samples, stop);
     Heatmap map;
@@ -133,6 +137,10 @@ Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
     fill_cells(map, samples, windows, stop);
     finish_heatmap(map);
     return map;
+}
+
+std::uint64_t heatmap_builds() {
+    return g_heatmap_builds.load(std::memory_order_relaxed);
 }
 
 void finish_heatmap(Heatmap& map) {

@@ -67,6 +67,9 @@ struct HeatmapSpec {
     // kernels that start before the W-th step emission of the run.
     std::size_t warmup = 0;
     std::optional<std::int64_t> origin_ns;  // Time windows: default = run start
+
+    // Equal specs give equal heatmaps of one run: the GUI computes each once.
+    bool operator==(const HeatmapSpec&) const = default;
 };
 
 struct HeatmapCell {
@@ -108,6 +111,9 @@ inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
 // Throws trace::Cancelled once `stop` is requested (checked every few thousand samples).
 Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
                         const trace::StopToken& stop = {});
+// compute_heatmap calls in this process so far: lets a test check that the GUI computes
+// each (run, spec) heatmap once however many views show it.
+std::uint64_t heatmap_builds();
 
 // Request rows are labelled "req ID"; the parse gives ID back (nullopt for any other
 // label), so a click on a row finds its request.

@@ -2,20 +2,28 @@
 // Attribution dock read one analysis (ui::RunAnalyzer), so the run's coverage, the
 // costly part of attribution, is built once per opened run, counted by
 // analysis::Coverage::whole_run_builds(). Before, the window built it three times.
+// The Heatmap and Compare tabs claim from the same analyzer: two runs compared build one
+// coverage each (Compare used to build its own for A and B), and a heatmap under one
+// spec is computed once for both tabs (analysis::heatmap_builds()).
 #include <QListView>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 
 #include "analysis/coverage.h"
+#include "analysis/heatmap.h"
 #include "hand_run.h"
 #include "store/store_writer.h"
 #include "ui/attribution_panel.h"
 #include "ui/background_query.h"
 #include "ui/breakdown_tab.h"
+#include "ui/compare_tab.h"
+#include "ui/heatmap_controls.h"
+#include "ui/heatmap_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_analyzer.h"
 #include "ui/run_list_model.h"
@@ -76,6 +84,60 @@ class RunAnalysisOnceTest : public QObject {
         QVERIFY2(dock.contains(QStringLiteral("transfer_share</td><td align=right>12.0 %")),
                  qPrintable(dock));
         QVERIFY2(tab.contains(QStringLiteral("2 steps")), qPrintable(tab));
+    }
+
+    // Two files opened to compare, with the Heatmap tab in front and then the Compare
+    // tab (the window brings it forward): one coverage and one heatmap per run, not
+    // more, also when B becomes the current run afterwards.
+    void compareAndHeatmapReadTheSameAnalyses() {
+        const QString a = write_store(QStringLiteral("f.tokenscope"), "run f");
+        const QString b = write_store(QStringLiteral("g.tokenscope"), "run g");
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        window.tabs()->setCurrentWidget(window.heatmapTab());
+        const std::uint64_t coverages = analysis::Coverage::whole_run_builds();
+        const std::uint64_t heatmaps = analysis::heatmap_builds();
+        QSignalSpy diff(window.compareTab(), &ui::CompareTab::diffReady);
+        QSignalSpy heatmap(window.heatmapTab(), &ui::HeatmapTab::heatmapReady);
+        QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
+        window.openFiles({a, b}, true);
+        QTRY_COMPARE_WITH_TIMEOUT(diff.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(window.tabs()->currentWidget(), window.compareTab());
+        QCOMPARE(window.compareTab()->runA().path, a);
+        QCOMPARE(window.compareTab()->runB().path, b);
+        // Both tabs fit their choices to the same kind of run: one spec, one heatmap.
+        QVERIFY(window.heatmapTab()->controls()->spec() == window.compareTab()->controls()->spec());
+        QCOMPARE(analysis::Coverage::whole_run_builds() - coverages, std::uint64_t(2));
+        QCOMPARE(analysis::heatmap_builds() - heatmaps, std::uint64_t(2));
+        // The diff's categories come from those analyses: the hand run's H2D copy
+        // [14000, 20000) is pcie in both, and its two steps cover [0, 50000).
+        const auto& categories = window.compareTab()->diff()->categories;
+        const auto& pcie = categories[std::size_t(analysis::Category::Pcie)];
+        QCOMPARE(pcie.a_ns, std::int64_t(6000));
+        QCOMPARE(pcie.b_ns, std::int64_t(6000));
+        std::int64_t total_a = 0, total_b = 0;
+        for (const auto& c : categories) total_a += c.a_ns, total_b += c.b_ns;
+        QCOMPARE(total_a, std::int64_t(50000));
+        QCOMPARE(total_b, std::int64_t(50000));
+        QVERIFY(window.compareTab()->diff()->heatmap.has_value());
+
+        // B selected and the Heatmap tab in front: B's analysis and heatmap are Compare's.
+        window.tabs()->setCurrentWidget(window.heatmapTab());
+        window.runListView()->setCurrentIndex(window.runList()->index(1));
+        QCOMPARE(window.analyzer()->run().path, b);
+        QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 2, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 2, 30000);
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(analysis::Coverage::whole_run_builds() - coverages, std::uint64_t(2));
+        QCOMPARE(analysis::heatmap_builds() - heatmaps, std::uint64_t(2));
+        QVERIFY(window.breakdownTab()->ready());
+        QCOMPARE(diff.count(), 1);  // Compare still shows A and B, unchanged
     }
 
     // Going back to a run analyses it again (one analysis is kept, the current run's),
