@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/coverage.h"
+
 namespace tokenscope::analysis {
 namespace {
 
@@ -174,6 +176,46 @@ TEST(Diff, StepsAlignedByRequestAndIndexAndCategories) {
     EXPECT_EQ(sched.b_ns, 135);
     EXPECT_EQ(sched.delta_ns, -55);
     EXPECT_EQ(d.categories[0].a_ns, 0);
+}
+
+// The GUI hands in what it computed already (each run's per-step attribution and its
+// heatmaps): the diff builds no coverage and no heatmap, and reads the planted values.
+TEST(Diff, ReadsTheAttributionAndHeatmapsHandedIn) {
+    trace::RunData a = run_a(), b = run_b();
+    a.steps.push_back({1, 0, trace::Phase::Prefill, 0, 100, 0});
+    b.steps.push_back({1, 0, trace::Phase::Prefill, 0, 80, 0});
+    std::vector<StepAttribution> steps_a(1), steps_b(1);
+    steps_a[0].assigned[static_cast<std::size_t>(Category::Pcie)] = 70;
+    steps_a[0].assigned[static_cast<std::size_t>(Category::Cpu)] = 30;
+    steps_b[0].assigned[static_cast<std::size_t>(Category::Cpu)] = 80;
+    HeatmapSpec spec;
+    spec.rows = HeatmapRows::Kernel;
+    spec.metric = HeatmapMetric::KernelDuration;
+    spec.window_size = 100;
+    spec.origin_ns = 0;
+    const Heatmap map_a = compute_heatmap(a, spec), map_b = compute_heatmap(b, spec);
+    DiffOptions options;
+    options.heatmap = spec;
+    const std::uint64_t coverages = Coverage::whole_run_builds();
+    const std::uint64_t heatmaps = heatmap_builds();
+    const RunDiff d = diff_runs(a, b, options, DiffInputs{&steps_a, &steps_b, &map_a, &map_b});
+    EXPECT_EQ(Coverage::whole_run_builds(), coverages);
+    EXPECT_EQ(heatmap_builds(), heatmaps);
+    const auto& pcie = d.categories[static_cast<std::size_t>(Category::Pcie)];
+    const auto& cpu = d.categories[static_cast<std::size_t>(Category::Cpu)];
+    EXPECT_EQ(pcie.a_ns, 70);
+    EXPECT_EQ(pcie.b_ns, 0);
+    EXPECT_EQ(cpu.a_ns, 30);
+    EXPECT_EQ(cpu.b_ns, 80);
+    // The same delta heatmap as computing them here (DeltaHeatmapByHand's numbers).
+    ASSERT_TRUE(d.heatmap);
+    EXPECT_NEAR(*d.heatmap->at(0, 0), -4.5, 1e-9);
+    EXPECT_DOUBLE_EQ(*d.heatmap->shared_max, 100.0);
+    // Without inputs the diff computes both itself: one coverage per run.
+    const RunDiff again = diff_runs(a, b, options);
+    EXPECT_EQ(Coverage::whole_run_builds(), coverages + 2);
+    EXPECT_EQ(heatmap_builds(), heatmaps + 2);
+    EXPECT_NEAR(*again.heatmap->at(0, 0), -4.5, 1e-9);
 }
 
 }  // namespace
