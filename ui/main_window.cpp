@@ -1,17 +1,12 @@
 #include "main_window.h"
 
-#include <QActionGroup>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QItemSelectionModel>
-#include <QLabel>
 #include <QListView>
-#include <QMenuBar>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
@@ -34,6 +29,8 @@
 #include "timeline_tab.h"
 #include "timeline_view.h"
 #include "token_table.h"
+#include "window_menus.h"
+#include "window_status.h"
 
 namespace tokenscope::ui {
 
@@ -62,14 +59,12 @@ MainWindow::MainWindow(QWidget* parent)
     attribution_->useAnalyzer(analyzer_);
     heatmap_->useAnalyzer(analyzer_);
     compare_->useAnalyzer(analyzer_);
-    buildMenus();
-    buildStatusBar();
+    menus_ = new WindowMenus(this);
+    status_ = new WindowStatus(statusBar());
+    connect(status_, &WindowStatus::cancelRequested, this, &MainWindow::cancelCurrent);
     buildSweepTab();
 
-    connect(job_, &LoadJob::progress, this, [this](qint64 done, qint64 total) {
-        progress_->setRange(0, static_cast<int>(total));
-        progress_->setValue(static_cast<int>(done));
-    });
+    connect(job_, &LoadJob::progress, status_, &WindowStatus::showProgress);
     // Loading owns the progress bar while it runs; then the tabs' queries show there.
     for (RunTab* tab : runTabs())
         connect(tab, &RunTab::busyChanged, this, [this] {
@@ -126,63 +121,6 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, right);
 }
 
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFiles);
-    file->addAction(tr("&New Run…"), QKeySequence::New, this, &MainWindow::newRun)
-        ->setObjectName(QStringLiteral("new_run_action"));
-    file->addAction(tr("Open &Prometheus…"), this, [this] { showFleetTab()->openDialog(); })
-        ->setObjectName(QStringLiteral("open_prometheus_action"));
-    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
-    connect(recent_, &RecentFiles::openRequested, this,
-            [this](const QString& path) { openFiles({path}); });
-    file->addSeparator();
-    // Exports the plot of the tab in front; the heatmap when no plot tab is.
-    file->addAction(tr("&Export Plot…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-        if (tabs_->currentWidget() == breakdown_)
-            breakdown_->exportPlot();
-        else if (tabs_->currentWidget() == compare_)
-            compare_->exportPlot();
-        else {
-            tabs_->setCurrentWidget(heatmap_);
-            heatmap_->exportPlot();
-        }
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QMenu* units = view->addMenu(tr("&Units"));
-    auto* group = new QActionGroup(this);
-    unit_ms_ = units->addAction(tr("&Milliseconds (ms)"));
-    unit_us_ = units->addAction(tr("Micro&seconds (us)"));
-    for (QAction* a : {unit_ms_, unit_us_}) {
-        a->setCheckable(true);
-        group->addAction(a);
-    }
-    connect(unit_ms_, &QAction::triggered, this,
-            [this] { setUnit(plots::TimeUnit::Milliseconds); });
-    connect(unit_us_, &QAction::triggered, this,
-            [this] { setUnit(plots::TimeUnit::Microseconds); });
-}
-
-void MainWindow::buildStatusBar() {
-    message_ = new QLabel(this);
-    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(220);
-    progress_->setVisible(false);
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->setVisible(false);
-    connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelCurrent);
-    task_ = new QLabel(this);
-    task_->setVisible(false);
-    statusBar()->addWidget(message_, 1);
-    statusBar()->addPermanentWidget(task_);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-}
-
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -202,7 +140,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::setUnit(plots::TimeUnit unit) {
     unit_ = unit;
-    (unit == plots::TimeUnit::Milliseconds ? unit_ms_ : unit_us_)->setChecked(true);
+    menus_->showUnit(unit);
     QSettings().setValue(QStringLiteral("view/unit"), plots::TimeFormat::to_settings(unit));
     for (RunTab* tab : runTabs()) tab->setUnit(unit);
     attribution_->setUnit(unit);
@@ -245,7 +183,7 @@ QList<RunTab*> MainWindow::runTabs() const {
 }
 
 QString MainWindow::lastMessage() const {
-    return message_->text();
+    return status_->message();
 }
 
 bool MainWindow::busy() const {
@@ -259,21 +197,22 @@ bool MainWindow::computing() const {
 }
 
 QString MainWindow::taskText() const {
-    return task_->isHidden() ? QString() : task_->text();
+    return status_->taskText();
 }
 
-// The tabs' queries have no progress to report: a busy bar, what runs, and Cancel.
+QProgressBar* MainWindow::progressBar() const {
+    return status_->progressBar();
+}
+
+QPushButton* MainWindow::cancelButton() const {
+    return status_->cancelButton();
+}
+
 void MainWindow::showQueries() {
     QStringList what;
     for (RunTab* tab : runTabs())
         if (tab->queryBusy()) what << tab->queryText();
-    const bool any = !what.isEmpty();
-    progress_->setRange(0, 0);
-    progress_->setVisible(any);
-    cancel_->setVisible(any);
-    cancel_->setEnabled(any);
-    task_->setText(what.join(QStringLiteral("; ")));
-    task_->setVisible(any);
+    status_->showQueries(what);
 }
 
 // One Cancel button: the file being opened first, else every running query.
@@ -284,11 +223,6 @@ void MainWindow::cancelCurrent() {
     }
     for (RunTab* tab : runTabs())
         if (tab->queryBusy()) tab->cancelQuery();
-}
-
-void MainWindow::chooseFiles() {
-    const QStringList paths = recent_->choose(this);
-    openFiles(paths, paths.size() == 2);
 }
 
 void MainWindow::openFiles(const QStringList& paths, bool compare) {
@@ -341,12 +275,7 @@ void MainWindow::startNext() {
         return;
     }
     active_ = queue_.takeFirst();
-    progress_->setRange(0, 0);  // busy until the first progress report
-    progress_->setVisible(true);
-    cancel_->setVisible(true);
-    cancel_->setEnabled(true);
-    task_->setText(tr("Opening…"));
-    task_->setVisible(true);
+    status_->showTask(tr("Opening…"));
     showMessage(tr("Opening %1…").arg(active_.paths.join(QStringLiteral(", "))), false);
     job_->start(active_.paths, active_.combine);
 }
@@ -354,7 +283,7 @@ void MainWindow::startNext() {
 void MainWindow::onLoaded(const QList<OpenRun>& runs) {
     const OpenRun current = current_row_ >= 0 ? runs_->run(current_row_) : OpenRun{};
     const int first = runs_->append(runs);
-    recent_->add(active_.paths);
+    menus_->recent()->add(active_.paths);
     showMessage(tr("Opened %1 run(s) from %2")
                     .arg(runs.size())
                     .arg(active_.paths.join(QStringLiteral(", "))),
@@ -392,11 +321,7 @@ void MainWindow::onFailed(const QString& message) {
 }
 
 void MainWindow::showMessage(const QString& text, bool error) {
-    message_->setText(text);
-    message_->setToolTip(text);
-    message_->setForegroundRole(error ? QPalette::BrightText : QPalette::WindowText);
-    message_->setStyleSheet(error ? QStringLiteral("color: #d55e00; font-weight: bold;")
-                                  : QString());
+    status_->showMessage(text, error);
 }
 
 void MainWindow::selectRows(int first, int second) {

@@ -8,8 +8,6 @@
 #include "open_run.h"
 #include "ui/plots/time_format.h"
 
-class QAction;
-class QLabel;
 class QListView;
 class QProgressBar;
 class QPushButton;
@@ -24,12 +22,13 @@ class FleetTab;
 class SweepTab;
 class HeatmapTab;
 class LoadJob;
-class RecentFiles;
 class RunLauncherDialog;
 class RunAnalyzer;
 class RunListModel;
 class RunTab;
 class TimelineTab;
+class WindowMenus;
+class WindowStatus;
 
 // Runs on the left, the Timeline/Heatmap/Breakdown/Compare tabs in the centre,
 // attribution on the right, progress and errors in the status bar. Files open
@@ -57,8 +56,8 @@ class MainWindow : public QMainWindow {
     // A file is opening or queued (busy) / a tab's background query runs (computing).
     bool busy() const;
     bool computing() const;
-    QProgressBar* progressBar() const { return progress_; }
-    QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const;
+    QPushButton* cancelButton() const;
     // What the status bar says is running, next to the progress bar.
     QString taskText() const;
 
@@ -94,9 +93,7 @@ class MainWindow : public QMainWindow {
         LoadJob::Combine combine = {};  // a join or a merge (DropPlan); empty: open each file
     };
 
-    void buildMenus();
     void buildDocks();
-    void buildStatusBar();
     void restoreSettings();
     void startNext();
     void showQueries();
@@ -106,7 +103,6 @@ class MainWindow : public QMainWindow {
     void showMessage(const QString& text, bool error);
     void setCurrentRow(int row);
     void selectRows(int first, int second);
-    void chooseFiles();
     void openLaunchedRun(const QString& file, qint64 run_id);
     void buildSweepTab();
     void selectRun(const QString& file, qint64 run_id);
@@ -125,13 +121,8 @@ class MainWindow : public QMainWindow {
     AttributionPanel* attribution_ = nullptr;
     RunAnalyzer* analyzer_ = nullptr;
     LoadJob* job_;
-    QProgressBar* progress_ = nullptr;
-    QPushButton* cancel_ = nullptr;
-    QLabel* task_ = nullptr;
-    QLabel* message_ = nullptr;
-    RecentFiles* recent_ = nullptr;
-    QAction* unit_ms_ = nullptr;
-    QAction* unit_us_ = nullptr;
+    WindowStatus* status_ = nullptr;  // message, task, progress and Cancel
+    WindowMenus* menus_ = nullptr;    // File and View
     QList<Request> queue_;
     Request active_;
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
