@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "capture_process.h"
+#include "cli_command_process.h"
 #include "decode_run_form.h"
 #include "external_command.h"
 #include "sweep_launch_form.h"
@@ -27,7 +27,7 @@
 namespace tokenscope::ui {
 
 RunLauncherDialog::RunLauncherDialog(QWidget* parent)
-    : QDialog(parent), process_(new CaptureProcess(this)) {
+    : QDialog(parent), process_(new CliCommandProcess(this)) {
     setWindowTitle(tr("New Run"));
     setMinimumWidth(520);
     form_ = new QWidget(this);
@@ -72,9 +72,9 @@ RunLauncherDialog::RunLauncherDialog(QWidget* parent)
 }
 
 void RunLauncherDialog::connectProcess() {
-    connect(process_, &CaptureProcess::outputLine, tail_, &QPlainTextEdit::appendPlainText);
+    connect(process_, &CliCommandProcess::outputLine, tail_, &QPlainTextEdit::appendPlainText);
 
-    connect(process_, &CaptureProcess::progress, this, [this](qint64 done, qint64 total) {
+    connect(process_, &CliCommandProcess::progress, this, [this](qint64 done, qint64 total) {
         progress_->setRange(
             0, static_cast<int>(std::min<qint64>(total, std::numeric_limits<int>::max())));
         progress_->setValue(
@@ -83,16 +83,16 @@ void RunLauncherDialog::connectProcess() {
                               : tr("Decoding: iteration %1 of %2").arg(done).arg(total),
                   false);
     });
-    connect(process_, &CaptureProcess::finished, this, &RunLauncherDialog::onFinished);
-    connect(process_, &CaptureProcess::sweepFinished, this, [this](const QString& file) {
+    connect(process_, &CliCommandProcess::finished, this, &RunLauncherDialog::onFinished);
+    connect(process_, &CliCommandProcess::sweepFinished, this, [this](const QString& file) {
         emit sweepFinished(file);
         onFinished(file, process_->lastSweepRun());
     });
-    connect(process_, &CaptureProcess::failed, this, [this](const QString& message) {
+    connect(process_, &CliCommandProcess::failed, this, [this](const QString& message) {
         setRunning(false);
         setStatus(tr("The run failed: %1").arg(message), true);
     });
-    connect(process_, &CaptureProcess::cancelled, this, [this] {
+    connect(process_, &CliCommandProcess::cancelled, this, [this] {
         setRunning(false);
         setStatus(sweepMode() ? tr("Cancelled; the finished runs are kept (tokenscope-cli sweep "
                                    "--resume continues).")

@@ -19,12 +19,12 @@ class QSpinBox;
 
 namespace tokenscope::ui {
 
-class CaptureProcess;
+class CliCommandProcess;
 class ExternalCommandForm;
 class SweepLaunchForm;
 
 // File > New Run: choose a workload, strategy and backend (a DecodeRunForm) and an
-// output file, then run `tokenscope-cli run` as a child (CaptureProcess) with a progress bar.
+// output file, then run `tokenscope-cli run` as a child (CliCommandProcess) with a progress bar.
 // Cancel stops the child, which abandons the run; only a finished run is announced. Or, in the
 // external-command mode, trace the user's own program through a `tokenscope-cli capture` child,
 // with its output tail; or, in the sweep mode, run a `tokenscope-cli sweep` child over a typed
@@ -64,7 +64,7 @@ class RunLauncherDialog : public QDialog {
     QPushButton* startButton() const { return start_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* statusLabel() const { return status_; }
-    CaptureProcess* process() const { return process_; }
+    CliCommandProcess* process() const { return process_; }
     ExternalCommandForm* externalForm() const { return external_; }
     SweepLaunchForm* sweepForm() const { return sweep_form_; }
 
@@ -91,7 +91,7 @@ class RunLauncherDialog : public QDialog {
     void setStatus(const QString& text, bool error);
     void onFinished(const QString& file, qint64 run_id);
 
-    CaptureProcess* process_;
+    CliCommandProcess* process_;
     QComboBox* mode_ = nullptr;
     ExternalCommandForm* external_ = nullptr;
     SweepLaunchForm* sweep_form_ = nullptr;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "analysis/run_analysis.h"
-#include "run_loader.h"
+#include "input_runs.h"
 
 namespace tokenscope::cli {
 

@@ -3,9 +3,9 @@
 #include "arg_parser.h"
 #include "breakdown_report.h"
 #include "commands.h"
+#include "input_runs.h"
 #include "json_out.h"
 #include "rank_report.h"
-#include "run_loader.h"
 #include "token_report.h"
 
 namespace tokenscope::cli {

@@ -5,8 +5,8 @@
 #include "commands.h"
 #include "diff_report.h"
 #include "heatmap_options.h"
+#include "input_runs.h"
 #include "json_out.h"
-#include "run_loader.h"
 
 namespace tokenscope::cli {
 

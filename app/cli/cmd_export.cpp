@@ -6,7 +6,7 @@
 #include "export/aiperf_jsonl_writer.h"
 #include "export/chrome_trace_writer.h"
 #include "export/server_trace_view.h"
-#include "run_loader.h"
+#include "input_runs.h"
 #include "trace/file_error.h"
 
 namespace tokenscope::cli {

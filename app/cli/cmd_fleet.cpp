@@ -12,7 +12,7 @@
 #include "fleet_report.h"
 #include "heatmap_image_export.h"
 #include "image_options.h"
-#include "run_loader.h"
+#include "input_runs.h"
 #include "terminal_progress.h"
 
 namespace tokenscope::cli {

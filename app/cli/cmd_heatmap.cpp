@@ -10,8 +10,8 @@
 #include "heatmap_image_export.h"
 #include "heatmap_options.h"
 #include "image_options.h"
+#include "input_runs.h"
 #include "json_out.h"
-#include "run_loader.h"
 #include "text_table.h"
 
 namespace tokenscope::cli {

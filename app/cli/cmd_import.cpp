@@ -5,7 +5,7 @@
 #include "import/open_any.h"
 #include "import_join.h"
 #include "import_merge.h"
-#include "run_loader.h"
+#include "input_runs.h"
 
 namespace tokenscope::cli {
 

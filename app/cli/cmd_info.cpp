@@ -5,8 +5,8 @@
 #include "arg_parser.h"
 #include "commands.h"
 #include "format.h"
+#include "input_runs.h"
 #include "json_out.h"
-#include "run_loader.h"
 #include "text_table.h"
 
 namespace tokenscope::cli {

@@ -3,8 +3,8 @@
 #include "analysis/metrics.h"
 #include "arg_parser.h"
 #include "commands.h"
+#include "input_runs.h"
 #include "json_out.h"
-#include "run_loader.h"
 #include "stats_report.h"
 #include "token_report.h"
 

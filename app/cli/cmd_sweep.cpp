@@ -13,7 +13,7 @@
 #include "capture/sweep_point.h"
 #include "capture/workload_json.h"
 #include "commands.h"
-#include "run_loader.h"
+#include "input_runs.h"
 #include "store/store_writer.h"
 #include "store/sweep_store.h"
 #include "sweep_progress.h"

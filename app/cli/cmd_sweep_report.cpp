@@ -5,7 +5,7 @@
 #include "capture/sweep_point.h"
 #include "commands.h"
 #include "image_options.h"
-#include "run_loader.h"
+#include "input_runs.h"
 #include "sweep_image_export.h"
 #include "sweep_report.h"
 

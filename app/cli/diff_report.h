@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "analysis/diff.h"
-#include "run_loader.h"
+#include "input_runs.h"
 
 namespace tokenscope::cli {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "analysis/rank_steps.h"
-#include "run_loader.h"
+#include "input_runs.h"
 
 namespace tokenscope::cli {
 

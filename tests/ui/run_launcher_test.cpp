@@ -21,7 +21,7 @@
 
 #include "store/store_reader.h"
 #include "support/test_settings.h"
-#include "ui/capture_process.h"
+#include "ui/cli_command_process.h"
 #include "ui/external_command.h"
 #include "ui/main_window.h"
 #include "ui/run_launcher_dialog.h"
@@ -65,7 +65,7 @@ class RunLauncherTest : public QObject {
 #ifdef TOKENSCOPE_CLI_PATH
         qputenv("TOKENSCOPE_CLI", TOKENSCOPE_CLI_PATH);
 #endif
-        QVERIFY2(QFile::exists(ui::CaptureProcess::findCli()),
+        QVERIFY2(QFile::exists(ui::CliCommandProcess::findCli()),
                  "tokenscope-cli not found; build it or set TOKENSCOPE_CLI");
     }
 
@@ -119,7 +119,7 @@ class RunLauncherTest : public QObject {
     // read from the built CLI, so the dialog and the CLI cannot drift apart.
     void freshDialogPassesTheClisDefaults() {
         QProcess cli;
-        cli.start(ui::CaptureProcess::findCli(), {u"run"_s, u"--help"_s});
+        cli.start(ui::CliCommandProcess::findCli(), {u"run"_s, u"--help"_s});
         QVERIFY(cli.waitForFinished(30000));
         const QString help = QString::fromUtf8(cli.readAllStandardOutput());
         QVERIFY2(help.contains(u"--batch"_s), qPrintable(help));
@@ -155,9 +155,9 @@ class RunLauncherTest : public QObject {
     }
 
     void badOptionsFailWithTheCliMessage() {
-        ui::CaptureProcess process;
-        QSignalSpy failed(&process, &ui::CaptureProcess::failed);
-        QSignalSpy finished(&process, &ui::CaptureProcess::finished);
+        ui::CliCommandProcess process;
+        QSignalSpy failed(&process, &ui::CliCommandProcess::failed);
+        QSignalSpy finished(&process, &ui::CliCommandProcess::finished);
         QVERIFY(process.start({QStringLiteral("--preset"), QStringLiteral("no-such-shape"),
                                QStringLiteral("--out"),
                                dir_.filePath(QStringLiteral("bad.tokenscope"))}));
@@ -169,9 +169,9 @@ class RunLauncherTest : public QObject {
     }
 
     void missingCliFails() {
-        ui::CaptureProcess process;
+        ui::CliCommandProcess process;
         process.setProgram(dir_.filePath(QStringLiteral("not-a-program")));
-        QSignalSpy failed(&process, &ui::CaptureProcess::failed);
+        QSignalSpy failed(&process, &ui::CliCommandProcess::failed);
         QVERIFY(process.start({}));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QVERIFY(failed.first().first().toString().contains(QLatin1String("not-a-program")));
@@ -242,7 +242,7 @@ class RunLauncherTest : public QObject {
         QVERIFY(note && note->isVisibleTo(&d));
         QVERIFY(note->text().contains(u"No CUDA driver"_s));
         QVERIFY(!d.startButton()->isEnabled());
-        QSignalSpy failed(d.process(), &ui::CaptureProcess::failed);
+        QSignalSpy failed(d.process(), &ui::CliCommandProcess::failed);
         QVERIFY(!d.start());
         QVERIFY2(d.statusLabel()->text().contains(u"no CUDA driver"_s),
                  qPrintable(d.statusLabel()->text()));
@@ -259,7 +259,7 @@ class RunLauncherTest : public QObject {
         d.findChild<QLineEdit*>(QStringLiteral("workingDirEdit"))->setText(dir_.path());
         d.outputEdit()->setText(dir_.filePath(QStringLiteral("external.tokenscope")));
         QVERIFY(d.startButton()->isEnabled());
-        QSignalSpy failed(d.process(), &ui::CaptureProcess::failed);
+        QSignalSpy failed(d.process(), &ui::CliCommandProcess::failed);
         QVERIFY(d.start());
         QVERIFY(d.process()->running());
         QVERIFY(d.process()->commandLine().contains(u"capture --out"_s));
@@ -288,9 +288,9 @@ class RunLauncherTest : public QObject {
             QStringList{QStringLiteral("-c"),
                         QStringLiteral("echo \"$TS_GREETING\"; pwd; echo 'capture: wrote run 7 to "
                                        "/x/y.tokenscope: 3 activities, 0 steps' >&2")};
-        ui::CaptureProcess process;
+        ui::CliCommandProcess process;
         process.setProgram(QStringLiteral("/bin/sh"));
-        QSignalSpy finished(&process, &ui::CaptureProcess::finished);
+        QSignalSpy finished(&process, &ui::CliCommandProcess::finished);
         QVERIFY(process.startCapture(child));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("/x/y.tokenscope"));
@@ -300,8 +300,8 @@ class RunLauncherTest : public QObject {
         QVERIFY2(tail.contains(QFileInfo(dir_.path()).canonicalFilePath()),
                  qPrintable(tail.join(u'|')));
         child.arguments = QStringList{QStringLiteral("-c"), QStringLiteral("echo up; sleep 30")};
-        QSignalSpy cancelled(&process, &ui::CaptureProcess::cancelled);
-        QSignalSpy line(&process, &ui::CaptureProcess::outputLine);
+        QSignalSpy cancelled(&process, &ui::CliCommandProcess::cancelled);
+        QSignalSpy line(&process, &ui::CliCommandProcess::outputLine);
         QVERIFY(process.startCapture(child));
         QTRY_COMPARE_WITH_TIMEOUT(line.count(), 1, 10000);
         process.cancel();
@@ -318,8 +318,8 @@ class RunLauncherTest : public QObject {
         setWorkload(*d, QStringLiteral("tiny"), 2, 16, 6);
         d->nameEdit()->setText(QStringLiteral("launcher tiny run"));
         d->outputEdit()->setText(out);
-        QSignalSpy progress(d->process(), &ui::CaptureProcess::progress);
-        QSignalSpy finished(d->process(), &ui::CaptureProcess::finished);
+        QSignalSpy progress(d->process(), &ui::CliCommandProcess::progress);
+        QSignalSpy finished(d->process(), &ui::CliCommandProcess::finished);
         QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
         QVERIFY(d->start());
         QVERIFY(d->progressBar()->isVisible());
@@ -349,10 +349,10 @@ class RunLauncherTest : public QObject {
         // About 10 s of work, so the cancel lands mid-run.
         setWorkload(*d, QStringLiteral("llama-8b"), 16, 1024, 100000);
         d->outputEdit()->setText(out);
-        QSignalSpy progress(d->process(), &ui::CaptureProcess::progress);
-        QSignalSpy finished(d->process(), &ui::CaptureProcess::finished);
-        QSignalSpy failed(d->process(), &ui::CaptureProcess::failed);
-        QSignalSpy cancelled(d->process(), &ui::CaptureProcess::cancelled);
+        QSignalSpy progress(d->process(), &ui::CliCommandProcess::progress);
+        QSignalSpy finished(d->process(), &ui::CliCommandProcess::finished);
+        QSignalSpy failed(d->process(), &ui::CliCommandProcess::failed);
+        QSignalSpy cancelled(d->process(), &ui::CliCommandProcess::cancelled);
         QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
         QVERIFY(d->start());
         QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1, 60000);

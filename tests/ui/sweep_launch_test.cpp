@@ -18,7 +18,7 @@
 #include <QtTest>
 
 #include "store/sweep_store.h"
-#include "ui/capture_process.h"
+#include "ui/cli_command_process.h"
 #include "ui/main_window.h"
 #include "ui/run_launcher_dialog.h"
 #include "ui/sweep_launch_form.h"
@@ -114,7 +114,7 @@ class SweepLaunchTest : public QObject {
         QVERIFY(!d->presetBox()->isVisibleTo(d));
         QVERIFY2(d->startButton()->isEnabled(), qPrintable(d->statusLabel()->text()));
         QStringList statuses;
-        connect(d->process(), &ui::CaptureProcess::progress, this,
+        connect(d->process(), &ui::CliCommandProcess::progress, this,
                 [&] { statuses << d->statusLabel()->text(); });
         QVERIFY(d->start());
         ui::SweepTab* tab = w.sweepTab();
@@ -144,9 +144,9 @@ class SweepLaunchTest : public QObject {
         f->warmupBox()->setValue(0);
         f->repeatsBox()->setValue(3);
         QVERIFY2(d.startButton()->isEnabled(), qPrintable(d.statusLabel()->text()));
-        QSignalSpy progress(d.process(), &ui::CaptureProcess::progress);
-        QSignalSpy cancelled(d.process(), &ui::CaptureProcess::cancelled);
-        QSignalSpy finished(d.process(), &ui::CaptureProcess::sweepFinished);
+        QSignalSpy progress(d.process(), &ui::CliCommandProcess::progress);
+        QSignalSpy cancelled(d.process(), &ui::CliCommandProcess::cancelled);
+        QSignalSpy finished(d.process(), &ui::CliCommandProcess::sweepFinished);
         QVERIFY(d.start());
         QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 1, 60000);
         d.process()->cancel();

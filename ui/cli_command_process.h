@@ -12,18 +12,19 @@ namespace tokenscope::ui {
 
 struct CaptureChild;
 
-// Runs `tokenscope-cli run ... --progress json --quiet` as a child process and
-// turns its JSON lines into signals. A child keeps a crash or a hang of the
-// capture out of the GUI, and cancelling is a signal the CLI already honours:
-// on SIGTERM it abandons the run, so nothing of it stays in the file.
-// startCapture() runs `tokenscope-cli capture` on the user's own program instead:
-// that has no JSON progress, so its lines (the CLI's and the program's) make an
-// output tail, and its "wrote run N to FILE" line reports the run.
-class CaptureProcess : public QObject {
+// Runs one tokenscope-cli command as a child process (`run`, `sweep` or `capture`,
+// from the run launcher) and turns its output into signals: start() runs
+// `tokenscope-cli run ... --progress json --quiet` and reads its JSON lines. A child keeps a crash
+// or a hang of the capture out of the GUI, and cancelling is a signal the CLI already honours: on
+// SIGTERM it abandons the run, so nothing of it stays in the file. startCapture() runs
+// `tokenscope-cli capture` on the user's own program instead: that has no JSON progress, so its
+// lines (the CLI's and the program's) make an output tail, and its "wrote run N to FILE" line
+// reports the run.
+class CliCommandProcess : public QObject {
     Q_OBJECT
   public:
-    explicit CaptureProcess(QObject* parent = nullptr);
-    ~CaptureProcess() override;  // terminates a child that still runs
+    explicit CliCommandProcess(QObject* parent = nullptr);
+    ~CliCommandProcess() override;  // terminates a child that still runs
 
     // TOKENSCOPE_CLI when set; else tokenscope-cli in the build tree (app/gui and
     // app/cli are siblings), next to the executable, then on PATH. Empty if none.

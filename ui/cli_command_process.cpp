@@ -1,4 +1,4 @@
-#include "capture_process.h"
+#include "cli_command_process.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -25,19 +25,19 @@ QString executable_if_exists(const QString& path) {
 
 }  // namespace
 
-CaptureProcess::CaptureProcess(QObject* parent)
+CliCommandProcess::CliCommandProcess(QObject* parent)
     : QObject(parent), process_(new QProcess(this)), kill_timer_(new QTimer(this)) {
     program_ = findCli();
     kill_timer_->setSingleShot(true);
     kill_timer_->setInterval(kKillAfterMs);
     connect(kill_timer_, &QTimer::timeout, process_, &QProcess::kill);
-    connect(process_, &QProcess::readyReadStandardOutput, this, &CaptureProcess::readOutput);
-    connect(process_, &QProcess::readyReadStandardError, this, &CaptureProcess::readErrors);
-    connect(process_, &QProcess::finished, this, &CaptureProcess::onExit);
-    connect(process_, &QProcess::errorOccurred, this, &CaptureProcess::onError);
+    connect(process_, &QProcess::readyReadStandardOutput, this, &CliCommandProcess::readOutput);
+    connect(process_, &QProcess::readyReadStandardError, this, &CliCommandProcess::readErrors);
+    connect(process_, &QProcess::finished, this, &CliCommandProcess::onExit);
+    connect(process_, &QProcess::errorOccurred, this, &CliCommandProcess::onError);
 }
 
-CaptureProcess::~CaptureProcess() {
+CliCommandProcess::~CliCommandProcess() {
     if (process_->state() == QProcess::NotRunning) return;
     // Shutdown only: the window is going away, so a short wait is acceptable here.
     process_->disconnect(this);
@@ -48,7 +48,7 @@ CaptureProcess::~CaptureProcess() {
     }
 }
 
-QString CaptureProcess::findCli() {
+QString CliCommandProcess::findCli() {
     const QString env = qEnvironmentVariable("TOKENSCOPE_CLI");
     if (!env.isEmpty()) return env;
     const QString dir = QCoreApplication::applicationDirPath();
@@ -58,7 +58,7 @@ QString CaptureProcess::findCli() {
     return QStandardPaths::findExecutable(QStringLiteral("tokenscope-cli"));
 }
 
-bool CaptureProcess::start(const QStringList& run_arguments) {
+bool CliCommandProcess::start(const QStringList& run_arguments) {
     if (running()) return false;
     QStringList args{QStringLiteral("run")};
     args << run_arguments << QStringLiteral("--progress") << QStringLiteral("json")
@@ -71,7 +71,7 @@ bool CaptureProcess::start(const QStringList& run_arguments) {
     return launch(args);
 }
 
-bool CaptureProcess::startSweep(const QStringList& sweep_arguments) {
+bool CliCommandProcess::startSweep(const QStringList& sweep_arguments) {
     if (running()) return false;
     process_->setWorkingDirectory(QString());
     process_->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
@@ -80,7 +80,7 @@ bool CaptureProcess::startSweep(const QStringList& sweep_arguments) {
     return launch(sweep_arguments);
 }
 
-bool CaptureProcess::startCapture(const CaptureChild& child) {
+bool CliCommandProcess::startCapture(const CaptureChild& child) {
     if (running()) return false;
     apply_environment(child, *process_);
     capture_ = true;
@@ -88,7 +88,7 @@ bool CaptureProcess::startCapture(const CaptureChild& child) {
     return launch(child.arguments);
 }
 
-bool CaptureProcess::launch(const QStringList& args) {
+bool CliCommandProcess::launch(const QStringList& args) {
     out_buffer_.clear();
     last_error_line_.clear();
     done_file_.clear();
@@ -108,13 +108,13 @@ bool CaptureProcess::launch(const QStringList& args) {
     return true;
 }
 
-void CaptureProcess::addLine(const QString& line) {
+void CliCommandProcess::addLine(const QString& line) {
     tail_ << line;
     if (tail_.size() > kTailLines) tail_.remove(0, tail_.size() - kTailLines);
     emit outputLine(line);
 }
 
-void CaptureProcess::cancel() {
+void CliCommandProcess::cancel() {
     if (state_ != State::Running) return;
     state_ = State::Cancelling;
     if (process_->state() == QProcess::NotRunning) {
@@ -126,12 +126,12 @@ void CaptureProcess::cancel() {
     kill_timer_->start();
 }
 
-QString CaptureProcess::commandLine() const {
+QString CliCommandProcess::commandLine() const {
     return QStringList{program_, process_->arguments().join(QLatin1Char(' '))}.join(
         QLatin1Char(' '));
 }
 
-void CaptureProcess::readOutput() {
+void CliCommandProcess::readOutput() {
     out_buffer_ += process_->readAllStandardOutput();
     qsizetype end;
     while ((end = out_buffer_.indexOf('\n')) >= 0) {
@@ -143,7 +143,7 @@ void CaptureProcess::readOutput() {
     }
 }
 
-void CaptureProcess::readErrors() {
+void CliCommandProcess::readErrors() {
     const QStringList lines =
         QString::fromLocal8Bit(process_->readAllStandardError()).split(QLatin1Char('\n'));
     // capture's report of the run it wrote (app/cli capture, run_capture()).
@@ -160,7 +160,7 @@ void CaptureProcess::readErrors() {
     }
 }
 
-void CaptureProcess::parseLine(const QByteArray& line) {
+void CliCommandProcess::parseLine(const QByteArray& line) {
     // Anything that is not one of the two JSON shapes is ignored: the CLI may
     // print other lines in later versions.
     // sweep's closing line (app/cli/cmd_sweep.cpp): "sweep N: P points x R repeats; ... in FILE".
@@ -190,7 +190,7 @@ void CaptureProcess::parseLine(const QByteArray& line) {
     }
 }
 
-void CaptureProcess::onExit(int code, QProcess::ExitStatus status) {
+void CliCommandProcess::onExit(int code, QProcess::ExitStatus status) {
     kill_timer_->stop();
     readOutput();
     if (!out_buffer_.isEmpty()) {
@@ -223,7 +223,7 @@ void CaptureProcess::onExit(int code, QProcess::ExitStatus status) {
     emit failed(failureMessage(code, status));
 }
 
-void CaptureProcess::onError(QProcess::ProcessError error) {
+void CliCommandProcess::onError(QProcess::ProcessError error) {
     // Every other error is followed by finished(), which reports it.
     if (error != QProcess::FailedToStart || state_ == State::Idle) return;
     state_ = State::Idle;
@@ -233,7 +233,7 @@ void CaptureProcess::onError(QProcess::ProcessError error) {
                     : tr("could not start %1: %2").arg(program_, process_->errorString()));
 }
 
-QString CaptureProcess::failureMessage(int code, QProcess::ExitStatus status) const {
+QString CliCommandProcess::failureMessage(int code, QProcess::ExitStatus status) const {
     const QString why =
         last_error_line_.isEmpty() ? QString() : QStringLiteral(": ") + last_error_line_;
     if (status == QProcess::CrashExit) return tr("tokenscope-cli crashed%1").arg(why);

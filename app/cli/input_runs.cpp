@@ -1,4 +1,4 @@
-#include "run_loader.h"
+#include "input_runs.h"
 
 #include <iostream>
 
