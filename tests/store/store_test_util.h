@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/temp_dir.h"
+#include "trace/activity_order.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::store::test {
@@ -24,9 +25,7 @@ inline auto activity_key(const trace::Activity& a) {
 
 // What load_run must return: the input stably sorted by (lane, start).
 inline std::vector<trace::Activity> sorted_by_lane_start(std::vector<trace::Activity> v) {
-    std::stable_sort(v.begin(), v.end(), [](const trace::Activity& x, const trace::Activity& y) {
-        return std::tie(x.lane, x.start_ns) < std::tie(y.lane, y.start_ns);
-    });
+    std::stable_sort(v.begin(), v.end(), trace::lane_start_order);
     return v;
 }
 
