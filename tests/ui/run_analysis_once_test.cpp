@@ -8,7 +8,6 @@
 #include <QListView>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,7 +16,8 @@
 #include "analysis/coverage.h"
 #include "analysis/heatmap.h"
 #include "hand_run.h"
-#include "store/store_writer.h"
+#include "support/hand_store.h"
+#include "support/test_settings.h"
 #include "ui/attribution_panel.h"
 #include "ui/background_query.h"
 #include "ui/breakdown_tab.h"
@@ -33,13 +33,6 @@ using namespace tokenscope;
 class RunAnalysisOnceTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-
-    QString write_store(const QString& file, const std::string& run_name) {
-        const QString path = dir_.filePath(file);
-        store::StoreWriter writer(path.toStdString());
-        writer.write_run(test::hand_run(run_name));
-        return path;
-    }
 
     // Opens `path` through File > Open's path and waits for both verdicts and for the
     // pool to be idle (so no view's work is still on its way).
@@ -57,16 +50,14 @@ class RunAnalysisOnceTest : public QObject {
 
   private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("run_analysis_once_test"));
+        tokenscope::test::use_test_settings(QStringLiteral("run_analysis_once_test"));
         QSettings().clear();
         QVERIFY(dir_.isValid());
     }
 
     void oneCoveragePerOpenedRun() {
-        const QString a = write_store(QStringLiteral("a.tokenscope"), "run a");
-        const QString b = write_store(QStringLiteral("b.tokenscope"), "run b");
+        const QString a = test::write_hand_store(dir_, QStringLiteral("a.tokenscope"), "run a");
+        const QString b = test::write_hand_store(dir_, QStringLiteral("b.tokenscope"), "run b");
         ui::MainWindow window;
         window.resize(1400, 800);
         window.show();
@@ -90,8 +81,8 @@ class RunAnalysisOnceTest : public QObject {
     // tab (the window brings it forward): one coverage and one heatmap per run, not
     // more, also when B becomes the current run afterwards.
     void compareAndHeatmapReadTheSameAnalyses() {
-        const QString a = write_store(QStringLiteral("f.tokenscope"), "run f");
-        const QString b = write_store(QStringLiteral("g.tokenscope"), "run g");
+        const QString a = test::write_hand_store(dir_, QStringLiteral("f.tokenscope"), "run f");
+        const QString b = test::write_hand_store(dir_, QStringLiteral("g.tokenscope"), "run g");
         ui::MainWindow window;
         window.resize(1400, 800);
         window.show();
@@ -143,8 +134,8 @@ class RunAnalysisOnceTest : public QObject {
     // Going back to a run analyses it again (one analysis is kept, the current run's),
     // still once for both views.
     void selectingAnotherRunAnalysesItOnce() {
-        const QString a = write_store(QStringLiteral("c.tokenscope"), "run c");
-        const QString b = write_store(QStringLiteral("d.tokenscope"), "run d");
+        const QString a = test::write_hand_store(dir_, QStringLiteral("c.tokenscope"), "run c");
+        const QString b = test::write_hand_store(dir_, QStringLiteral("d.tokenscope"), "run d");
         ui::MainWindow window;
         open_and_settle(window, a);
         open_and_settle(window, b);
@@ -162,7 +153,7 @@ class RunAnalysisOnceTest : public QObject {
     // cancel comes from a slot of runsOpened, still inside the open: the analysis just
     // started cannot have been delivered yet.
     void cancellingStopsTheSharedAnalysis() {
-        const QString a = write_store(QStringLiteral("e.tokenscope"), "run e");
+        const QString a = test::write_hand_store(dir_, QStringLiteral("e.tokenscope"), "run e");
         ui::MainWindow window;
         QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
         QSignalSpy breakdown(window.breakdownTab(), &ui::BreakdownTab::breakdownReady);
