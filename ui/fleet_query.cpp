@@ -48,12 +48,13 @@ FleetQuery FleetQuery::load(QSettings& s) {
 
 void FleetQuery::save(QSettings& s) const {
     s.beginGroup(QLatin1String(kGroup));
-    s.setValue(QStringLiteral("source"), source == Source::File ? "file" : "server");
+    s.setValue(QStringLiteral("source"),
+               source == Source::File ? QStringLiteral("file") : QStringLiteral("server"));
     s.setValue(QStringLiteral("url"), url);
     s.setValue(QStringLiteral("file"), file);
-    s.setValue(QStringLiteral("auth"), auth == Auth::Bearer  ? "bearer"
-                                       : auth == Auth::Basic ? "basic"
-                                                             : "none");
+    s.setValue(QStringLiteral("auth"), auth == Auth::Bearer  ? QStringLiteral("bearer")
+                                       : auth == Auth::Basic ? QStringLiteral("basic")
+                                                             : QStringLiteral("none"));
     s.setValue(QStringLiteral("user"), user);
     s.setValue(QStringLiteral("ca_file"), ca_file);
     s.setValue(QStringLiteral("metric"), metric);
@@ -61,9 +62,10 @@ void FleetQuery::save(QSettings& s) const {
     s.setValue(QStringLiteral("range"), range);
     s.setValue(QStringLiteral("window"), window);
     s.setValue(QStringLiteral("quantile"), quantile);
-    s.setValue(QStringLiteral("compare"), compare == Compare::PreviousRange  ? "range"
-                                          : compare == Compare::PreviousWeek ? "week"
-                                                                             : "none");
+    s.setValue(QStringLiteral("compare"),
+               compare == Compare::PreviousRange  ? QStringLiteral("range")
+               : compare == Compare::PreviousWeek ? QStringLiteral("week")
+                                                  : QStringLiteral("none"));
     s.endGroup();
 }
 

@@ -162,7 +162,8 @@ FleetTab::Outcome FleetTab::compute(const FleetQuery& q, const trace::StopToken&
     } catch (const std::exception& e) {
         // FleetError already reads "URL: problem"; others (a bad field) get the source.
         out.error = QString::fromUtf8(e.what());
-        if (!out.error.contains(q.sourceName())) out.error = q.sourceName() + ": " + out.error;
+        if (!out.error.contains(q.sourceName()))
+            out.error = q.sourceName() + QStringLiteral(": ") + out.error;
     }
     return out;
 }

@@ -65,7 +65,8 @@ void PrometheusDialog::buildForm() {
     secret_->setEchoMode(QLineEdit::Password);
     keyring_->setWordWrap(true);
     metric_->setEditable(true);
-    metric_->addItems({"ttft", "itl", "e2e", "queue", "tpot"});
+    metric_->addItems({QStringLiteral("ttft"), QStringLiteral("itl"), QStringLiteral("e2e"),
+                       QStringLiteral("queue"), QStringLiteral("tpot")});
     metric_->setToolTip(tr("A vLLM preset or any histogram's name (with or without _bucket)"));
     compare_->addItems({tr("Nothing"), tr("The range before"), tr("A week earlier")});
     quantile_->setRange(0.5, 0.999);

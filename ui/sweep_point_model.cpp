@@ -22,8 +22,8 @@ constexpr Figure kFigures[] = {
 constexpr int kFigureCount = static_cast<int>(std::size(kFigures));
 
 QString csv_field(QString s) {
-    if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s;
-    return '"' + s.replace('"', QStringLiteral("\"\"")) + '"';
+    if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n')) return s;
+    return u'"' + s.replace(u'"', QStringLiteral("\"\"")) + u'"';
 }
 
 }  // namespace
@@ -117,11 +117,11 @@ bool SweepPointModel::saveCsv(const QString& path, QString* error) const {
     QStringList cells;
     for (int c = 0; c < columnCount(); ++c)
         cells << csv_field(headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
-    out << cells.join(',') << '\n';
+    out << cells.join(u',') << '\n';
     for (int r = 0; r < rowCount(); ++r) {
         cells.clear();
         for (int c = 0; c < columnCount(); ++c) cells << csv_field(text(r, c));
-        out << cells.join(',') << '\n';
+        out << cells.join(u',') << '\n';
     }
     out.flush();
     if (file.error() != QFile::NoError) {

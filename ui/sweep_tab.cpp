@@ -235,7 +235,8 @@ void SweepTab::mapCells() {
         const auto& p = *model_->point(r);
         QString band;
         for (const auto& a : data_->axes)
-            if (a != "batch" && a != "prompt") band += (band.isEmpty() ? "" : " ") + param(p, a);
+            if (a != "batch" && a != "prompt")
+                band += (band.isEmpty() ? QString() : QStringLiteral(" ")) + param(p, a);
         const QString row = (band.isEmpty() ? QString() : band + QStringLiteral("  ")) +
                             QStringLiteral("batch ") + param(p, "batch");
         const int y = static_cast<int>(grid_.rows.indexOf(row));

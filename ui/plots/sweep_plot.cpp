@@ -55,7 +55,8 @@ SweepPlot::Grid SweepPlot::gridOf(const std::vector<analysis::SweepPointSummary>
     auto band = [&](const analysis::SweepPointSummary& p) {
         QString b;
         for (const auto& a : axes)
-            if (a != "batch" && a != "prompt") b += (b.isEmpty() ? "" : " ") + param(p, a);
+            if (a != "batch" && a != "prompt")
+                b += (b.isEmpty() ? QString() : QStringLiteral(" ")) + param(p, a);
         return b;
     };
     for (const auto& p : points) {
@@ -207,7 +208,8 @@ void SweepPlot::drawStrategies(QCustomPlot* plot, const std::vector<analysis::St
     };
     for (const auto& s : series) {
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(QString::fromLatin1(s.name) + (s.std ? QStringLiteral(" (±1 std)") : ""));
+        bars->setName(QString::fromLatin1(s.name) +
+                      (s.std ? QStringLiteral(" (±1 std)") : QString()));
         bars->setBrush(s.colour);
         bars->setPen(QPen(s.colour.darker(130)));
         bars->setWidth(0.18);
