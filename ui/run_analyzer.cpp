@@ -54,6 +54,11 @@ RunAnalyzer::RunAnalyzer(QObject* parent) : QObject(parent), query_(new Backgrou
 }
 
 RunAnalyzer::~RunAnalyzer() {
+    // Silent from here on: the analyzer is usually a child of the view that listens
+    // to busyChanged, and by the time QObject deletes children that view's own
+    // destructor has run, so a signal now would call a slot on a half-destroyed
+    // widget (UBSan's vptr check caught it in ui_joined_views_test).
+    blockSignals(true);
     // Work on a holder's slot must not deliver to this object once it is gone; work on
     // its own queries stops with them (children).
     for (const auto& p : products_)

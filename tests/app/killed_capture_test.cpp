@@ -35,8 +35,23 @@ constexpr int kMoments = 20;
 
 using tokenscope::test::run_shell;
 
-// Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it after `delay`, or
-// once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
+// Waits until FILE-wal holds at least `bytes`, or the child has exited; false then.
+bool wait_for_wal(const std::string& file, std::uintmax_t bytes, pid_t pid) {
+    const std::string wal = file + "-wal";
+    for (int i = 0; i < 3000; ++i) {
+        std::error_code ec;
+        if (fs::file_size(wal, ec) >= bytes && !ec) return true;
+        if (waitpid(pid, nullptr, WNOHANG) == pid) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
+// Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it `delay` after the
+// capture began writing (its first WAL page: the moment counts from there, not
+// from the start of the process, so a slow start under a sanitizer or on a
+// loaded machine does not turn every moment into a kill before the file exists),
+// or once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
 // status (a run that finished first is reported, not hidden).
 int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
                  std::uintmax_t wal_bytes = 0) {
@@ -53,17 +68,8 @@ int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds
     int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) return -1;
-    if (wal_bytes == 0) {
-        std::this_thread::sleep_for(delay);
-    } else {
-        const std::string wal = args.back() + "-wal";
-        for (int i = 0; i < 1500; ++i) {
-            std::error_code ec;
-            if (fs::file_size(wal, ec) >= wal_bytes && !ec) break;
-            if (waitpid(pid, nullptr, WNOHANG) == pid) return 0;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    }
+    if (!wait_for_wal(args.back(), wal_bytes == 0 ? 1 : wal_bytes, pid)) return 0;
+    if (wal_bytes == 0) std::this_thread::sleep_for(delay);
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -96,7 +102,7 @@ class KilledCapture : public ::testing::Test {
     // Kills a capture at kMoments random moments and checks each file.
     void kill_at_random_moments(const std::vector<std::string>& args, const std::string& source) {
         std::mt19937 rng(20261201);
-        std::uniform_int_distribution<int> ms(300, 1500);
+        std::uniform_int_distribution<int> ms(50, 1200);
         int killed = 0;
         for (int i = 0; i < kMoments; ++i) {
             const fs::path file = dir_ / ("killed_" + std::to_string(i) + ".tokenscope");
