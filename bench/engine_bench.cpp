@@ -15,7 +15,7 @@
 #include "analysis/attribution.h"
 #include "analysis/distribution.h"
 #include "analysis/heatmap.h"
-#include "capture/model_backend.h"
+#include "capture/model/model_backend.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 

@@ -13,7 +13,7 @@
 
 #include "analysis/sweep/sweep_curve.h"
 #include "capture/memory_run_writer.h"
-#include "capture/serving_simulator.h"
+#include "capture/serving/serving_simulator.h"
 #include "store/sweep_store.h"
 
 using namespace tokenscope;

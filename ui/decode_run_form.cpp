@@ -149,7 +149,7 @@ void DecodeRunForm::fillBackends() {
         backend_->setItemData(row, tr("Unavailable: %1").arg(reason), Qt::ToolTipRole);
         notes << tr("%1 unavailable: %2").arg(label, reason.toHtmlEscaped());
     }
-    backend_->setCurrentText(QStringLiteral("model"));
+    backend_->setCurrentText(QString::fromUtf8(capture::kDefaultBackend));
     backend_note_->setText(notes.join(QStringLiteral("<br>")));
     backend_note_->setVisible(!notes.isEmpty());
 }
@@ -170,8 +170,8 @@ void DecodeRunForm::updateStrategy() {
 }
 
 void DecodeRunForm::updateBackend() {
-    // GPU presets parameterise the cost model only; other backends measure.
-    gpu_->setEnabled(backend_->currentText() == QLatin1String("model"));
+    const auto backend = capture::make_backend(backend_->currentText().toStdString());
+    gpu_->setEnabled(backend && backend->uses_gpu_preset());
     emit changed();
 }
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "capture/sweep_grid.h"
+#include "capture/sweep/sweep_grid.h"
 
 namespace tokenscope::ui {
 namespace {

@@ -7,10 +7,10 @@
 #include "arg_parser.h"
 #include "capture/backend_registry.h"
 #include "capture/memory_run_writer.h"
-#include "capture/model_workload.h"
-#include "capture/serving_workload.h"
-#include "capture/sweep_grid.h"
-#include "capture/sweep_point.h"
+#include "capture/model/model_workload.h"
+#include "capture/serving/serving_workload.h"
+#include "capture/sweep/sweep_grid.h"
+#include "capture/sweep/sweep_point.h"
 #include "capture/workload_json.h"
 #include "commands.h"
 #include "input_runs.h"
@@ -34,7 +34,7 @@ ArgParser make_parser() {
                 "the cost model): a model, labelled so, whatever --backend says. Ctrl-C keeps "
                 "every finished run; --resume continues the file's last sweep.");
     p.option("out", "FILE", "the .tokenscope file to add the sweep to");
-    p.option("backend", "NAME", "decode points: model, cpu or cuda", "model");
+    p.option("backend", "NAME", "decode points: model, cpu or cuda", capture::kDefaultBackend);
     p.option("warmup", "W", "warm-up runs per point, discarded", "2");
     p.option("repeats", "R", "counted runs per point", "5");
     p.option("name", "TEXT", "sweep name (default: its axes)");

@@ -2,7 +2,7 @@
 #include <stdexcept>
 
 #include "arg_parser.h"
-#include "capture/sweep_point.h"
+#include "capture/sweep/sweep_point.h"
 #include "commands.h"
 #include "image_options.h"
 #include "input_runs.h"

@@ -14,7 +14,7 @@ struct Availability {
     std::string reason;  // why not, in one line ("no CUDA driver found"); empty when ok
 };
 
-// One way of producing a decode run (cuda, inject, cpu, model; docs/capture.md, Backends).
+// One way of producing a decode run (model, cpu, cuda; docs/capture.md, Backends).
 class Backend {
   public:
     virtual ~Backend() = default;
@@ -24,6 +24,9 @@ class Backend {
     // The workload shape run when the user names none: one this backend can run
     // on any machine it is available on (the cpu backend cannot hold llama-8b).
     virtual std::string_view default_preset() const { return kDefaultPreset; }
+    // Whether CaptureConfig::gpu (a GPU preset) shapes the run: only a backend that
+    // models a GPU takes one; those that measure run on the GPU that is there.
+    virtual bool uses_gpu_preset() const { return false; }
     // Why `config` cannot run on this backend here, in one line; empty when it
     // can. Checked before any file is touched, so it is a usage problem.
     virtual std::string refusal(const CaptureConfig& config) const {

@@ -1,8 +1,8 @@
 #include "backend_registry.h"
 
-#include "cpu_backend.h"
-#include "cuda_backend.h"
-#include "model_backend.h"
+#include "capture/cpu/cpu_backend.h"
+#include "capture/cuda/cuda_backend.h"
+#include "capture/model/model_backend.h"
 
 namespace tokenscope::capture {
 

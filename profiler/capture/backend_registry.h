@@ -9,7 +9,11 @@
 
 namespace tokenscope::capture {
 
-// The backends this build knows, by name ("model"; later "cuda", "inject", "cpu").
+// The backend a run uses when the user names none: the cost model, which runs on any
+// machine (`tokenscope-cli run` and `sweep`, and the GUI's run dialog).
+inline constexpr const char* kDefaultBackend = "model";
+
+// The backends this build knows, by name (model, cpu, cuda).
 std::vector<std::string> backend_names();
 // nullptr for an unknown name.
 std::unique_ptr<Backend> make_backend(std::string_view name);

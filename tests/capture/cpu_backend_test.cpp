@@ -1,5 +1,5 @@
 // The cpu backend: a measured run of the fp32 reference, written like any capture.
-#include "capture/cpu_backend.h"
+#include "capture/cpu/cpu_backend.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

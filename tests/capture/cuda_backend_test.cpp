@@ -1,6 +1,6 @@
 // The cuda backend shell: availability order (build support, then driver), delegation
 // to the installed runner, and the finish/abandon contract around it.
-#include "capture/cuda_backend.h"
+#include "capture/cuda/cuda_backend.h"
 
 #include <gtest/gtest.h>
 

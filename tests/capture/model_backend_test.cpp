@@ -1,4 +1,4 @@
-#include "capture/model_backend.h"
+#include "capture/model/model_backend.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/memory_run_writer.h"
-#include "capture/model_simulator.h"
+#include "capture/model/model_simulator.h"
 #include "kernels/decode_planner.h"
 
 namespace tokenscope::capture {

@@ -7,8 +7,8 @@
 #include "capture/backend_registry.h"
 #include "capture/gpu_presets.h"
 #include "capture/memory_run_writer.h"
-#include "capture/model_backend.h"
-#include "capture/model_simulator.h"
+#include "capture/model/model_backend.h"
+#include "capture/model/model_simulator.h"
 
 namespace tokenscope::capture {
 namespace {

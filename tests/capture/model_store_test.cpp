@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <filesystem>
 
-#include "capture/model_backend.h"
+#include "capture/model/model_backend.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 

@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "capture/memory_run_writer.h"
-#include "capture/serving_scheduler.h"
-#include "capture/serving_simulator.h"
+#include "capture/serving/serving_scheduler.h"
+#include "capture/serving/serving_simulator.h"
 
 namespace tokenscope::capture {
 namespace {

@@ -1,11 +1,11 @@
 // The typed grid syntax of `tokenscope-cli sweep` and the product of its axes.
-#include "capture/sweep_grid.h"
+#include "capture/sweep/sweep_grid.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "capture/sweep_point.h"
+#include "capture/sweep/sweep_point.h"
 
 namespace tokenscope::capture {
 namespace {

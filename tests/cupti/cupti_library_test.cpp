@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "capture/cuda_backend.h"
+#include "capture/cuda/cuda_backend.h"
 #include "capture/cupti/api_names.h"
 #include "capture/cupti/cuda_runner.h"
 #include "capture/cupti/cupti_error.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "capture/model_workload.h"
+#include "capture/model/model_workload.h"
 #include "trace/run_info.h"
 
 namespace tokenscope::capture::cupti {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "capture/cuda_backend.h"
+#include "capture/cuda/cuda_backend.h"
 
 #ifdef TOKENSCOPE_HAVE_KERNELS_CUDA
 #include <cupti.h>
@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "capture/model_workload.h"
+#include "capture/model/model_workload.h"
 #include "capture/nvml_sampler.h"
 #include "cuda_run_info.h"
 #include "cupti_tracer.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/cuda_backend.h"
+#include "capture/cuda/cuda_backend.h"
 
 namespace tokenscope::capture::cupti {
 

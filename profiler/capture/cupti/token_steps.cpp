@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "capture/model_workload.h"
+#include "capture/model/model_workload.h"
 #include "kernels/cost_model.h"
 
 namespace tokenscope::capture::cupti {

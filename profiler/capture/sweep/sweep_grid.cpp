@@ -1,4 +1,4 @@
-#include "sweep_grid.h"
+#include "capture/sweep/sweep_grid.h"
 
 #include <algorithm>
 #include <cctype>

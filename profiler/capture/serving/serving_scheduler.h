@@ -4,7 +4,7 @@
 #include <deque>
 #include <vector>
 
-#include "serving_config.h"
+#include "capture/serving/serving_config.h"
 
 namespace tokenscope::capture {
 

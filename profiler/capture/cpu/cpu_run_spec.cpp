@@ -1,11 +1,11 @@
-#include "cpu_run_spec.h"
+#include "capture/cpu/cpu_run_spec.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "capture/workload_json.h"
 #include "kernels/cpu/model_weights.h"
-#include "workload_json.h"
 
 namespace tokenscope::capture {
 namespace {

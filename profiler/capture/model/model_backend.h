@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backend.h"
+#include "capture/backend.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::capture {
@@ -11,6 +11,7 @@ namespace tokenscope::capture {
 class ModelBackend : public Backend {
   public:
     std::string_view name() const override { return "model"; }
+    bool uses_gpu_preset() const override { return true; }
     Availability available() const override { return {true, {}}; }
     void run(const CaptureConfig& config, store::RunWriter& writer,
              const trace::ProgressFn& progress) override;

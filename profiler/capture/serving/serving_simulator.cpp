@@ -1,11 +1,11 @@
-#include "serving_simulator.h"
+#include "capture/serving/serving_simulator.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "activity_factory.h"
-#include "failed_run.h"
-#include "serving_workload.h"
+#include "capture/activity_factory.h"
+#include "capture/failed_run.h"
+#include "capture/serving/serving_workload.h"
 
 namespace tokenscope::capture {
 namespace {

@@ -1,4 +1,4 @@
-#include "serving_scheduler.h"
+#include "capture/serving/serving_scheduler.h"
 
 #include <algorithm>
 #include <cmath>

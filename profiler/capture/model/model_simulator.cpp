@@ -1,9 +1,9 @@
-#include "model_simulator.h"
+#include "capture/model/model_simulator.h"
 
 #include <algorithm>
 
-#include "activity_factory.h"
-#include "batch_requests.h"
+#include "capture/activity_factory.h"
+#include "capture/batch_requests.h"
 
 namespace tokenscope::capture {
 namespace {

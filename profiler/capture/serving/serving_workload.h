@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
+#include "capture/model/model_workload.h"
+#include "capture/serving/serving_config.h"
 #include "kernels/rng.h"
-#include "model_workload.h"
-#include "serving_config.h"
 #include "trace/run_info.h"
 
 namespace tokenscope::capture {

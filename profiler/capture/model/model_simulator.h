@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "jitter_model.h"
-#include "kernel_name_cache.h"
+#include "capture/jitter_model.h"
+#include "capture/kernel_name_cache.h"
+#include "capture/model/model_workload.h"
 #include "kernels/cost_model.h"
 #include "kernels/decode_planner.h"
-#include "model_workload.h"
 #include "store/run_writer.h"
 #include "trace/progress.h"
 

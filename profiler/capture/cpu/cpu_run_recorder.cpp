@@ -1,4 +1,4 @@
-#include "cpu_run_recorder.h"
+#include "capture/cpu/cpu_run_recorder.h"
 
 #include <sys/syscall.h>
 #include <time.h>
@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "activity_factory.h"
-#include "batch_requests.h"
+#include "capture/activity_factory.h"
+#include "capture/batch_requests.h"
 
 namespace tokenscope::capture {
 namespace {

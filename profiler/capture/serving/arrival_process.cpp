@@ -1,4 +1,4 @@
-#include "arrival_process.h"
+#include "capture/serving/arrival_process.h"
 
 #include <algorithm>
 #include <cmath>

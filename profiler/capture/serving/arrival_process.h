@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
+#include "capture/serving/serving_config.h"
 #include "kernels/rng.h"
-#include "serving_config.h"
 
 namespace tokenscope::capture {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "backend.h"
+#include "capture/backend.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::capture {

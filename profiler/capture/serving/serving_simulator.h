@@ -4,12 +4,12 @@
 #include <deque>
 #include <vector>
 
-#include "arrival_process.h"
-#include "batch_iteration_cost.h"
-#include "kernel_name_cache.h"
-#include "model_workload.h"
-#include "serving_config.h"
-#include "serving_scheduler.h"
+#include "capture/kernel_name_cache.h"
+#include "capture/model/model_workload.h"
+#include "capture/serving/arrival_process.h"
+#include "capture/serving/batch_iteration_cost.h"
+#include "capture/serving/serving_config.h"
+#include "capture/serving/serving_scheduler.h"
 #include "store/run_writer.h"
 #include "trace/progress.h"
 

@@ -2,8 +2,8 @@
 
 #include <functional>
 
-#include "backend.h"
-#include "driver_probe.h"
+#include "capture/backend.h"
+#include "capture/driver_probe.h"
 
 namespace tokenscope::capture {
 

@@ -1,9 +1,9 @@
-#include "model_backend.h"
+#include "capture/model/model_backend.h"
 
-#include "failed_run.h"
-#include "memory_run_writer.h"
-#include "model_simulator.h"
-#include "model_workload.h"
+#include "capture/failed_run.h"
+#include "capture/memory_run_writer.h"
+#include "capture/model/model_simulator.h"
+#include "capture/model/model_workload.h"
 
 namespace tokenscope::capture {
 

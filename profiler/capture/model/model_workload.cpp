@@ -1,10 +1,10 @@
-#include "model_workload.h"
+#include "capture/model/model_workload.h"
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "gpu_presets.h"
-#include "workload_json.h"
+#include "capture/gpu_presets.h"
+#include "capture/workload_json.h"
 
 namespace tokenscope::capture {
 namespace {

@@ -1,12 +1,12 @@
-#include "cpu_backend.h"
+#include "capture/cpu/cpu_backend.h"
 
 #include <stdexcept>
 
-#include "cpu_run_recorder.h"
-#include "cpu_run_spec.h"
-#include "failed_run.h"
+#include "capture/cpu/cpu_run_recorder.h"
+#include "capture/cpu/cpu_run_spec.h"
+#include "capture/failed_run.h"
+#include "capture/memory_run_writer.h"
 #include "kernels/cpu/reference_decoder.h"
-#include "memory_run_writer.h"
 
 namespace tokenscope::capture {
 namespace {

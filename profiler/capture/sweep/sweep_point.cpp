@@ -1,12 +1,12 @@
-#include "sweep_point.h"
+#include "capture/sweep/sweep_point.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 
-#include "backend_registry.h"
-#include "serving_simulator.h"
+#include "capture/backend_registry.h"
+#include "capture/serving/serving_simulator.h"
 
 namespace tokenscope::capture {
 namespace {

@@ -1,11 +1,11 @@
-#include "serving_workload.h"
+#include "capture/serving/serving_workload.h"
 
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "workload_json.h"
+#include "capture/workload_json.h"
 
 namespace tokenscope::capture {
 

@@ -1,6 +1,6 @@
-#include "cuda_backend.h"
+#include "capture/cuda/cuda_backend.h"
 
-#include "failed_run.h"
+#include "capture/failed_run.h"
 
 #include <atomic>
 #include <stdexcept>

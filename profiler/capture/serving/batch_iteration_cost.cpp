@@ -1,4 +1,4 @@
-#include "batch_iteration_cost.h"
+#include "capture/serving/batch_iteration_cost.h"
 
 #include <cmath>
 

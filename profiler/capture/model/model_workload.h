@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "capture_config.h"
+#include "capture/capture_config.h"
 #include "kernels/cost_model.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel_name_cache.h"
+#include "capture/kernel_name_cache.h"
 #include "kernels/cpu/kernel_observer.h"
 #include "kernels/cpu/reference_decoder.h"
 #include "kernels/decode_config.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "capture_config.h"
+#include "capture/capture_config.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
 #include "trace/run_info.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "capture_config.h"
-#include "serving_config.h"
+#include "capture/capture_config.h"
+#include "capture/serving/serving_config.h"
 #include "store/run_writer.h"
 #include "trace/progress.h"
 
