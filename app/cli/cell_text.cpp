@@ -6,27 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "trace/utf8.h"
+
 namespace tokenscope::cli {
 namespace {
 
 constexpr std::size_t kDefaultColumns = 120;
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-    auto b = static_cast<unsigned char>(s[i]);
-    std::size_t n = b < 0x80           ? 1
-                    : (b >> 5) == 0x6  ? 2
-                    : (b >> 4) == 0xE  ? 3
-                    : (b >> 3) == 0x1E ? 4
-                                       : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-    if (n == 2 && b < 0xC2) return 0;  // overlong
-    return n;
-}
-
 bool is_continuation(char c) {
     return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
@@ -45,9 +30,9 @@ std::string terminal_safe(std::string_view text) {
             ++i;
             continue;
         }
-        std::size_t n = utf8_length(text, i);
+        std::size_t n = trace::utf8_sequence_length(text, i);
         if (n == 0) {
-            out += kReplacement;
+            out += trace::kReplacementCharacter;
             ++i;
             continue;
         }

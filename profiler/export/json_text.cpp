@@ -1,23 +1,8 @@
 #include "json_text.h"
 
+#include "trace/utf8.h"
+
 namespace tokenscope::exporter {
-namespace {
-
-// Length of the valid UTF-8 sequence at text[i], or 0 when it is invalid.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-    auto b = static_cast<unsigned char>(text[i]);
-    std::size_t n = b < 0x80           ? 1
-                    : (b >> 5) == 0x6  ? 2
-                    : (b >> 4) == 0xE  ? 3
-                    : (b >> 3) == 0x1E ? 4
-                                       : 0;
-    if (n == 0 || i + n > text.size()) return 0;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
-    return n;
-}
-
-}  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -26,9 +11,9 @@ void append_json_string(std::string& out, std::string_view text) {
         char c = text[i];
         auto u = static_cast<unsigned char>(c);
         if (u >= 0x80) {
-            std::size_t n = utf8_length(text, i);
+            std::size_t n = trace::utf8_sequence_length(text, i);
             if (n == 0) {
-                out += "\xEF\xBF\xBD";
+                out += trace::kReplacementCharacter;
                 ++i;
             } else {
                 out.append(text, i, n);
