@@ -123,8 +123,8 @@ void BreakdownTab::setRun(const OpenRun& run) {
     tokens_->setRun(run);
     ready_ = false;
     analysis_.reset();
-    phases_->setPhases({});
-    rules_->setRules({});
+    phases_->setRows({});
+    rules_->setRows({});
     export_->setEnabled(false);
     analyzer_->setRun(run);  // no new work when the window's analyzer has it already
     if (!run.valid()) {
@@ -193,8 +193,8 @@ void BreakdownTab::showAnalysis() {
     plot_->setSteps(result.steps, std::move(floors),
                     tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)),
                     std::move(phases));
-    phases_->setPhases(result.assessment.phases);
-    rules_->setRules(result.assessment.verdict.rules);
+    phases_->setRows(result.assessment.phases);
+    rules_->setRows(result.assessment.verdict.rules);
     verdict_->setText(verdictHtml(result.assessment));
     export_->setEnabled(true);
     ready_ = true;

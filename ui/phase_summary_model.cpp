@@ -6,27 +6,8 @@
 
 namespace tokenscope::ui {
 
-PhaseSummaryModel::PhaseSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void PhaseSummaryModel::setPhases(std::vector<analysis::PhaseSummary> phases) {
-    beginResetModel();
-    phases_ = std::move(phases);
-    endResetModel();
-}
-
-void PhaseSummaryModel::setUnit(plots::TimeUnit unit) {
-    unit_ = unit;
-    if (!phases_.empty()) emit dataChanged(index(0, Mean), index(rowCount() - 1, ColumnCount - 1));
-    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-}
-
-int PhaseSummaryModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(phases_.size());
-}
-
-int PhaseSummaryModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
+PhaseSummaryModel::PhaseSummaryModel(QObject* parent)
+    : UnitTableModel(ColumnCount, Mean, ColumnCount - 1, parent) {}
 
 QVariant PhaseSummaryModel::value(const analysis::PhaseSummary& p, int column) const {
     switch (column) {
@@ -42,15 +23,16 @@ QVariant PhaseSummaryModel::value(const analysis::PhaseSummary& p, int column) c
 }
 
 QVariant PhaseSummaryModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-    const auto& p = phases_[static_cast<std::size_t>(index.row())];
+    const analysis::PhaseSummary* row = rowAt(index);
+    if (!row) return {};
+    const auto& p = *row;
     const int column = index.column();
     if (role == SortRole) return value(p, column);
     if (role == Qt::TextAlignmentRole)
         return column == Phase ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     if (column <= Steps) return value(p, column).toString();
-    return plots::TimeFormat::duration(std::llround(value(p, column).toDouble()), unit_);
+    return plots::TimeFormat::duration(std::llround(value(p, column).toDouble()), unit());
 }
 
 QVariant PhaseSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -5,26 +5,7 @@
 
 namespace tokenscope::ui {
 
-SlowTokenModel::SlowTokenModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void SlowTokenModel::setTokens(std::vector<analysis::SlowToken> tokens) {
-    beginResetModel();
-    tokens_ = std::move(tokens);
-    endResetModel();
-}
-
-void SlowTokenModel::setUnit(plots::TimeUnit unit) {
-    unit_ = unit;
-    if (!tokens_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-}
-
-int SlowTokenModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(tokens_.size());
-}
-
-int SlowTokenModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
+SlowTokenModel::SlowTokenModel(QObject* parent) : UnitTableModel(ColumnCount, Itl, Itl, parent) {}
 
 QVariant SlowTokenModel::text(const analysis::SlowToken& t, int column) const {
     switch (column) {
@@ -34,7 +15,7 @@ QVariant SlowTokenModel::text(const analysis::SlowToken& t, int column) const {
             return t.index;
         case Itl:
             return t.index == 0 && t.itl_ns == 0 ? tr("first")
-                                                 : plots::TimeFormat::duration(t.itl_ns, unit_);
+                                                 : plots::TimeFormat::duration(t.itl_ns, unit());
         case Iteration:
             return t.iteration_step >= 0 ? QVariant(t.iteration) : QVariant(tr("none"));
         case Batch:
@@ -55,8 +36,9 @@ QVariant SlowTokenModel::text(const analysis::SlowToken& t, int column) const {
 }
 
 QVariant SlowTokenModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount()) return {};
-    const auto& t = tokens_[static_cast<std::size_t>(index.row())];
+    const analysis::SlowToken* row = rowAt(index);
+    if (!row) return {};
+    const auto& t = *row;
     if (role == StepRole) return static_cast<qulonglong>(t.step);
     if (role == Qt::ToolTipRole) return QString::fromStdString(analysis::describe_slow_token(t));
     if (role == Qt::DisplayRole) return text(t, index.column());

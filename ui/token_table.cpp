@@ -54,7 +54,7 @@ TokenTable::TokenTable(QWidget* parent)
 void TokenTable::setRun(const OpenRun& run) {
     run_ = run;
     ready_ = false;
-    model_->setTokens({});
+    model_->setRows({});
     const bool joined = run.valid() && run.index && run.index->requests().shown();
     setVisible(joined);
     {
@@ -101,7 +101,7 @@ void TokenTable::recompute() {
         },
         [this, request](std::vector<analysis::SlowToken> tokens) {
             const std::size_t n = tokens.size();
-            model_->setTokens(std::move(tokens));
+            model_->setRows(std::move(tokens));
             status_->setText(request == 0
                                  ? tr("%1 slowest by ITL; click one for its kernels").arg(n)
                                  : tr("%1 tokens of request %2").arg(n).arg(request));

@@ -5,35 +5,18 @@
 
 namespace tokenscope::ui {
 
-VerdictRuleModel::VerdictRuleModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void VerdictRuleModel::setRules(std::vector<analysis::RuleResult> rules) {
-    beginResetModel();
-    rules_ = std::move(rules);
-    endResetModel();
-}
-
-void VerdictRuleModel::setUnit(plots::TimeUnit unit) {
-    unit_ = unit;
-    if (!rules_.empty()) emit dataChanged(index(0, Value), index(rowCount() - 1, Threshold));
-}
-
-int VerdictRuleModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rules_.size());
-}
-
-int VerdictRuleModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
+VerdictRuleModel::VerdictRuleModel(QObject* parent)
+    : UnitTableModel(ColumnCount, Value, Threshold, parent) {}
 
 QString VerdictRuleModel::format(const analysis::RuleResult& r, double x) const {
-    return r.name.ends_with("_ns") ? plots::TimeFormat::duration(std::llround(x), unit_)
+    return r.name.ends_with("_ns") ? plots::TimeFormat::duration(std::llround(x), unit())
                                    : plots::TimeFormat::share(x);
 }
 
 QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-    const auto& r = rules_[static_cast<std::size_t>(index.row())];
+    const analysis::RuleResult* row = rowAt(index);
+    if (!row) return {};
+    const auto& r = *row;
     switch (role) {
         case SortRole:
             switch (index.column()) {
