@@ -13,6 +13,7 @@
 #include "stats_report.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"
+#include "trace/run_info.h"
 
 namespace tokenscope::cli {
 namespace {
@@ -93,7 +94,8 @@ int cmd_run(const std::vector<std::string>& args) {
                 "run in FILE. Backend 'model' is a cost model on a GPU preset (kernel time = "
                 "max(FLOPs / peak, bytes / bandwidth) + launch overhead, seeded jitter): it is "
                 "labelled a model everywhere and never shown as a measurement.");
-    p.option("backend", "NAME", "capture backend: " + join(capture::backend_names()), "model");
+    p.option("backend", "NAME", "capture backend: " + join(capture::backend_names()),
+             capture::kDefaultBackend);
     p.option("gpu", "PRESET", "GPU preset: " + join(capture::gpu_preset_names()), defaults.gpu);
     p.option("preset", "SHAPE",
              "workload shape: " + join(kernels::model_preset_names()) +
@@ -139,6 +141,9 @@ int cmd_run(const std::vector<std::string>& args) {
     store::StoreWriter store(out);
     trace::RunInfo info;
     info.name = config.run_name;
+    // The backend's own label from the first commit: a capture killed before the
+    // backend names its run must not read as the default (a model run).
+    if (auto source = trace::source_from_string(backend->name())) info.source = *source;
     auto writer = store.begin_run(info);
     {
         TerminalProgress bar("decoding", mode);

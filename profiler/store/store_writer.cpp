@@ -6,6 +6,11 @@
 #include "sqlite_run_writer.h"
 #include "store_error.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
 namespace tokenscope::store {
 namespace {
 
@@ -58,11 +63,37 @@ void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, Progre
     }
 }
 
+// A new file gets its schema before it gets its name: the schema is written to a
+// sibling file that is then renamed into place, so a capture killed in its first
+// milliseconds leaves no file or a Tokenscope file, never an SQLite file without
+// tables that no opener recognises. The sibling sits in the same directory, so
+// link() puts it in place atomically, and refuses to replace a file another
+// writer made meanwhile.
+void create_with_schema(const std::string& path) {
+    const std::string creating = path + ".creating";
+    std::error_code ec;
+    std::filesystem::remove(creating, ec);
+    try {
+        detail::Connection conn(creating, /*read_only=*/false);
+        detail::create_schema(conn);
+    } catch (const StoreError& e) {
+        std::filesystem::remove(creating, ec);
+        throw StoreError(path, e.problem());  // the user's name, not the sibling's
+    }
+    if (::link(creating.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+        // Filesystems without hard links: rename, which only the existence check guards.
+        if (!std::filesystem::exists(path, ec)) std::filesystem::rename(creating, path, ec);
+        if (ec) throw StoreError(path, "cannot create the file: " + ec.message());
+    }
+    std::filesystem::remove(creating, ec);
+}
+
 }  // namespace
 
 StoreWriter::StoreWriter(const std::string& path, WriterOptions options)
     : path_(path), options_(options), run_open_(std::make_shared<bool>(false)) {
     detail::probe_file(path, /*allow_missing=*/true);
+    if (!std::filesystem::exists(path)) create_with_schema(path);
     conn_ = std::make_shared<detail::Connection>(path, /*read_only=*/false);
     db_ = conn_->get();
     int version = detail::check_identity(*conn_);

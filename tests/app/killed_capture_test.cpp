@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -47,16 +48,17 @@ bool wait_for_wal(const std::string& file, std::uintmax_t bytes, pid_t pid) {
     return true;
 }
 
-// Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it `delay` after the
-// capture began writing (its first WAL page: the moment counts from there, not
-// from the start of the process, so a slow start under a sanitizer or on a
-// loaded machine does not turn every moment into a kill before the file exists),
-// or once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
-// status (a run that finished first is reported, not hidden).
-int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
-                 std::uintmax_t wal_bytes = 0) {
-    std::vector<std::string> argv_s = {TOKENSCOPE_CLI, "run"};
-    argv_s.insert(argv_s.end(), args.begin(), args.end());
+// Waits, polling without sleep, until FILE exists, or the child has exited; false then.
+bool wait_for_file(const std::string& file, pid_t pid) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (fs::exists(file)) return true;
+        if (waitpid(pid, nullptr, WNOHANG) == pid) return false;
+    }
+    return false;
+}
+
+pid_t spawn_cli(std::vector<std::string> argv_s) {
     std::vector<char*> argv;
     for (auto& a : argv_s) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -67,7 +69,21 @@ int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds
     pid_t pid = 0;
     int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return -1;
+    return rc == 0 ? pid : -1;
+}
+
+// Starts `tokenscope-cli run ... --out FILE` and SIGKILLs it `delay` after the
+// capture began writing (its first WAL page: the moment counts from there, not
+// from the start of the process, so a slow start under a sanitizer or on a
+// loaded machine does not turn every moment into a kill before the file exists),
+// or once FILE-wal holds `wal_bytes` when that is set; returns the raw wait
+// status (a run that finished first is reported, not hidden).
+int run_and_kill(const std::vector<std::string>& args, std::chrono::milliseconds delay,
+                 std::uintmax_t wal_bytes = 0) {
+    std::vector<std::string> argv_s = {TOKENSCOPE_CLI, "run"};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    pid_t pid = spawn_cli(argv_s);
+    if (pid < 0) return -1;
     if (!wait_for_wal(args.back(), wal_bytes == 0 ? 1 : wal_bytes, pid)) return 0;
     if (wal_bytes == 0) std::this_thread::sleep_for(delay);
     kill(pid, SIGKILL);
@@ -167,6 +183,41 @@ TEST_F(KilledCapture, LaterKillKeepsMoreCommittedSteps) {
     }
     EXPECT_GT(steps[1], steps[0]);
     EXPECT_GT(steps[0], 0);
+}
+
+// Killed the instant the file has a name, before any batch: the file is a
+// Tokenscope file already (its schema is made under another name and moved into
+// place), so it opens with its run, labelled with the real backend, or, killed
+// before the run's first row, says it is an empty Tokenscope file. Before, most
+// such kills left an SQLite file without tables that no opener recognised.
+TEST_F(KilledCapture, KilledTheMomentTheFileAppears) {
+    constexpr int kTries = 10;
+    int with_run = 0;
+    for (int i = 0; i < kTries; ++i) {
+        const fs::path file = dir_ / ("early_" + std::to_string(i) + ".tokenscope");
+        std::vector<std::string> argv = {TOKENSCOPE_CLI, "run"};
+        argv.insert(argv.end(), kCpuArgs.begin(), kCpuArgs.end());
+        argv.insert(argv.end(), {"--progress", "none", "--quiet", "--out", file.string()});
+        pid_t pid = spawn_cli(argv);
+        ASSERT_GT(pid, 0);
+        const bool appeared = wait_for_file(file.string(), pid);
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        ASSERT_TRUE(appeared) << "try " << i << ": the capture exited before making its file";
+        auto r = run_shell(std::string(TOKENSCOPE_CLI) + " info " + file.string() +
+                           " --json --progress none");
+        if (r.status == 0) {
+            auto j = nlohmann::json::parse(r.out);
+            ASSERT_EQ(j["runs"].size(), 1u) << r.out;
+            EXPECT_EQ(j["runs"][0]["source"], "cpu") << "try " << i;
+            EXPECT_FALSE(j["runs"][0]["complete"]) << "try " << i;
+            ++with_run;
+        } else {
+            EXPECT_NE(r.err.find("an empty Tokenscope file"), std::string::npos)
+                << "try " << i << ": " << r.err;
+        }
+    }
+    std::cout << with_run << " of " << kTries << " early kills held their run\n";
 }
 
 // Read by a user who cannot write next to the file (a read-only directory, a
