@@ -3,7 +3,8 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QtConcurrent/QtConcurrentRun>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "trace/progress.h"
 #include "trace/stop_source.h"
 #include "trace/stop_token.h"
+#include "worker_pool.h"
 
 namespace tokenscope::ui {
 
@@ -47,7 +49,7 @@ class BackgroundQuery : public QObject {
     // The stop token of the live query (of the last one when idle).
     trace::StopToken token() const { return stop_.token(); }
 
-    // Runs `work` on the global thread pool and calls `done(result)` on this
+    // Runs `work` on the WorkerPool and calls `done(result)` on this
     // object's thread, only if the query is still the live one then (busy() is
     // still true inside `done`). `work` takes the query's `const trace::StopToken&`
     // (or nothing) and passes it to the analysis; it may throw trace::Cancelled,
@@ -57,16 +59,18 @@ class BackgroundQuery : public QObject {
     quint64 run(const QString& what, Work work, Done done) {
         using Result = typename WorkResult<Work>::type;
         const quint64 gen = start(what);
-        auto* watcher = new QFutureWatcher<std::optional<Result>>(this);
+        // The result crosses to this thread through `slot`'s mutex, not Qt's result
+        // store, so ThreadSanitizer sees the hand-off (worker_pool.h).
+        auto slot = std::make_shared<ResultSlot<Result>>();
+        auto* watcher = new QFutureWatcher<void>(this);
         connect(watcher, &QFutureWatcherBase::finished, this,
-                [this, watcher, gen, done = std::move(done)]() mutable {
+                [this, watcher, gen, slot, done = std::move(done)]() mutable {
                     watcher->deleteLater();
                     if (!isCurrent(gen)) {
                         finish(gen);  // stale: reported as discarded, never shown
                         return;
                     }
-                    const std::optional<Result> result =
-                        watcher->future().resultCount() > 0 ? watcher->result() : std::nullopt;
+                    const std::optional<Result> result = slot->take();
                     if (!result) {
                         cancel();  // the work gave up by itself (Cancelled): nothing to show
                         return;
@@ -76,15 +80,15 @@ class BackgroundQuery : public QObject {
                     done(*result);
                     if (generation_ == gen) finish(gen);
                 });
-        watcher->setFuture(QtConcurrent::run(
-            [work = std::move(work), stop = token()]() mutable -> std::optional<Result> {
+        watcher->setFuture(
+            WorkerPool::instance().run([work = std::move(work), stop = token(), slot]() mutable {
                 try {
                     if constexpr (std::is_invocable_v<Work&, const trace::StopToken&>)
-                        return work(stop);
+                        slot->put(work(stop));
                     else
-                        return work();
+                        slot->put(work());
                 } catch (const trace::Cancelled&) {
-                    return std::nullopt;
+                    // Nothing in the slot: the query gave up by itself.
                 }
             }));
         return gen;
@@ -98,6 +102,24 @@ class BackgroundQuery : public QObject {
     void discarded(quint64 generation);
 
   private:
+    // One query's result, handed from the worker to this object's thread.
+    template <typename Result>
+    class ResultSlot {
+      public:
+        void put(Result r) {
+            std::lock_guard lock(mutex_);
+            value_ = std::move(r);
+        }
+        std::optional<Result> take() {
+            std::lock_guard lock(mutex_);
+            return std::exchange(value_, std::nullopt);
+        }
+
+      private:
+        std::mutex mutex_;
+        std::optional<Result> value_;
+    };
+
     template <typename Work, bool = std::is_invocable_v<Work&, const trace::StopToken&>>
     struct WorkResult {
         using type = std::invoke_result_t<Work&, const trace::StopToken&>;

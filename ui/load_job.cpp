@@ -1,10 +1,10 @@
 #include "load_job.h"
 
 #include <QElapsedTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
 #include "run_loader.h"
+#include "worker_pool.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -40,7 +40,7 @@ bool LoadJob::start(const QStringList& paths, Combine combine) {
     if (running() || paths.isEmpty()) return false;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     auto stop = stop_;
-    future_ = QtConcurrent::run(
+    future_ = WorkerPool::instance().run(
         [this, paths, combine = std::move(combine), stop] { run_worker(paths, combine, stop); });
     return true;
 }

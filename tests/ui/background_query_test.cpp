@@ -11,7 +11,6 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
-#include <QThreadPool>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -28,6 +27,7 @@
 #include "ui/heatmap_tab.h"
 #include "ui/main_window.h"
 #include "ui/run_analyzer.h"
+#include "ui/worker_pool.h"
 
 using namespace tokenscope;
 
@@ -355,8 +355,8 @@ class BackgroundQueryTest : public QObject {
         for (const trace::StopToken& token : tokens) QVERIFY(token.stop_requested());
         QVERIFY(!compare.queryBusy());
         QTRY_COMPARE_WITH_TIMEOUT(dropped_b.count(), 1, 60000);
-        QThreadPool::globalInstance()->waitForDone();  // the stopped work ended
-        QTest::qWait(100);                             // and nothing it sent arrives
+        ui::WorkerPool::instance().waitForIdle();  // the stopped work ended
+        QTest::qWait(100);                         // and nothing it sent arrives
         QCOMPARE(ready_b.count(), 0);
         QCOMPARE(ready_c.count(), 0);
         QVERIFY(!compare.diff().has_value());

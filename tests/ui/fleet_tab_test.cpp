@@ -13,7 +13,6 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThreadPool>
 #include <QTimer>
 #include <cmath>
 #include <ctime>
@@ -28,6 +27,7 @@
 #include "ui/plots/fleet_plot_data.h"
 #include "ui/plots/heatmap_marks.h"
 #include "ui/plots/heatmap_plot.h"
+#include "ui/worker_pool.h"
 
 using namespace tokenscope;
 using fleet_test::Fleet;
@@ -283,7 +283,7 @@ class FleetTabTest : public QObject {
                  qPrintable(tab.statusText()));
         // curl sees the stop at its next progress call and hangs up.
         QTRY_VERIFY_WITH_TIMEOUT(peers.front()->state() == QAbstractSocket::UnconnectedState, 5000);
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
+        QVERIFY(ui::WorkerPool::instance().waitForIdle(5000));
         QVERIFY(!tab.matrix());
     }
 

@@ -11,7 +11,6 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThreadPool>
 
 #include "analysis/coverage.h"
 #include "analysis/heatmap.h"
@@ -27,6 +26,7 @@
 #include "ui/main_window.h"
 #include "ui/run_analyzer.h"
 #include "ui/run_list_model.h"
+#include "ui/worker_pool.h"
 
 using namespace tokenscope;
 
@@ -42,7 +42,7 @@ class RunAnalysisOnceTest : public QObject {
         window.openFiles({path});
         QTRY_COMPARE_WITH_TIMEOUT(breakdown.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        QThreadPool::globalInstance()->waitForDone();
+        ui::WorkerPool::instance().waitForIdle();
         QTest::qWait(100);  // results still queued to the GUI thread arrive
         QCOMPARE(breakdown.count(), 1);
         QCOMPARE(verdict.count(), 1);
@@ -96,7 +96,7 @@ class RunAnalysisOnceTest : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(diff.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        QThreadPool::globalInstance()->waitForDone();
+        ui::WorkerPool::instance().waitForIdle();
         QTest::qWait(100);
         QCOMPARE(window.tabs()->currentWidget(), window.compareTab());
         QCOMPARE(window.compareTab()->runA().path, a);
@@ -123,7 +123,7 @@ class RunAnalysisOnceTest : public QObject {
         QCOMPARE(window.analyzer()->run().path, b);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 2, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 2, 30000);
-        QThreadPool::globalInstance()->waitForDone();
+        ui::WorkerPool::instance().waitForIdle();
         QTest::qWait(100);
         QCOMPARE(analysis::Coverage::whole_run_builds() - coverages, std::uint64_t(2));
         QCOMPARE(analysis::heatmap_builds() - heatmaps, std::uint64_t(2));
@@ -143,7 +143,7 @@ class RunAnalysisOnceTest : public QObject {
         QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
         window.runListView()->setCurrentIndex(window.runList()->index(0));
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        QThreadPool::globalInstance()->waitForDone();
+        ui::WorkerPool::instance().waitForIdle();
         QTest::qWait(100);
         QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(1));
         QVERIFY(window.breakdownTab()->ready());
@@ -174,7 +174,7 @@ class RunAnalysisOnceTest : public QObject {
                  qPrintable(window.breakdownTab()->verdictText()));
         QVERIFY2(window.attributionPanel()->verdictText().contains(QStringLiteral("cancelled")),
                  qPrintable(window.attributionPanel()->verdictText()));
-        QThreadPool::globalInstance()->waitForDone();
+        ui::WorkerPool::instance().waitForIdle();
         QTest::qWait(100);
         QCOMPARE(verdict.count(), 0);
         QCOMPARE(breakdown.count(), 0);
