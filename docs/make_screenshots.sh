@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Saves the four tabs of the bundled sample run as docs/screenshots/*.png, and the
-# real H200 capture's timeline, heatmap and breakdown as docs/screenshots/h200/*.png.
+# real H200 capture's timeline, heatmap and breakdown as docs/screenshots/h200/*.png,
+# and the V100 Kineto fixture's as docs/screenshots/kineto/*.png where ../shared has it.
 # Usage: docs/make_screenshots.sh [path/to/tokenscope]   (default: build/release/app/gui/tokenscope)
 set -euo pipefail
 
@@ -35,3 +36,9 @@ shoot "$out"
 check "$out" timeline heatmap breakdown compare
 shoot "$out/h200" "$root/resources/h200-llama-1b.tokenscope"
 check "$out/h200" timeline heatmap breakdown
+# A foreign trace (PyTorch profiler, V100 training step) where ../shared/fixtures is.
+kineto="$root/../shared/fixtures/kineto/hta_v100_ns_resolution_rank0.json.gz"
+if [[ -f $kineto ]]; then
+    shoot "$out/kineto" "$kineto"
+    check "$out/kineto" timeline heatmap breakdown
+fi

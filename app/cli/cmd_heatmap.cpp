@@ -66,11 +66,11 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     for (const auto& w : map.columns) header.push_back(format_ms(double(w.start_ns - origin), 1));
     header.insert(header.end(), {"SLA", "flag"});
     TextTable t(header);
+    const bool kernel = map.spec.rows == analysis::HeatmapRows::Kernel;
+    const std::vector<std::string> labels =
+        kernel ? analysis::distinct_short_kernel_names(map.row_labels) : map.row_labels;
     for (std::size_t r = 0; r < map.row_count(); ++r) {
-        const bool kernel = map.spec.rows == analysis::HeatmapRows::Kernel;
-        const std::string& label = map.row_labels[r];
-        std::vector<std::string> row = {
-            short_label(kernel ? analysis::short_kernel_name(label) : label)};
+        std::vector<std::string> row = {short_label(labels[r])};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
             row.push_back(cell.p95 ? format_ms(*cell.p95) : "");

@@ -1,7 +1,9 @@
 #include "kernel_name.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <vector>
 
 namespace tokenscope::analysis {
@@ -114,6 +116,25 @@ std::string shorten(std::string_view full, int depth) {
 
 std::string short_kernel_name(std::string_view full) {
     return shorten(full, 0);
+}
+
+std::vector<std::string> distinct_short_kernel_names(const std::vector<std::string>& full) {
+    std::vector<std::string> out;
+    out.reserve(full.size());
+    for (const auto& f : full) out.push_back(short_kernel_name(f));
+    // The distinct full names behind each short one, in first-seen order.
+    std::map<std::string, std::vector<std::string>> owners;
+    for (std::size_t i = 0; i < full.size(); ++i) {
+        auto& o = owners[out[i]];
+        if (std::find(o.begin(), o.end(), full[i]) == o.end()) o.push_back(full[i]);
+    }
+    for (std::size_t i = 0; i < full.size(); ++i) {
+        const auto& o = owners[out[i]];
+        if (o.size() < 2) continue;
+        const auto k = std::find(o.begin(), o.end(), full[i]) - o.begin() + 1;
+        out[i] += " #" + std::to_string(k);
+    }
+    return out;
 }
 
 }  // namespace tokenscope::analysis

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tokenscope::analysis {
 
@@ -15,5 +16,11 @@ namespace tokenscope::analysis {
 // ("Memcpy DtoD (Device -> Device)", "gemv_split_k") comes back unchanged. JSON, CSV,
 // hover texts and search keep the full name.
 std::string short_kernel_name(std::string_view full);
+
+// The short names of a list of kernels shown side by side (heatmap rows): where
+// different full names shorten alike (three vectorized_elementwise_kernel
+// instantiations), each gets " #k", its place among them in list order, so no
+// two rows read the same. A name listed twice is the same kernel: no suffix.
+std::vector<std::string> distinct_short_kernel_names(const std::vector<std::string>& full);
 
 }  // namespace tokenscope::analysis

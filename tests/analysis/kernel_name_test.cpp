@@ -97,3 +97,28 @@ TEST(KernelName, NamesThatAreNoSignatureStayAsTheyAre) {
                           "float>>(cutlass::gemm::kernel::GemmUniversal<int, float>::Params)"),
         "GemmUniversal");
 }
+
+// Heatmap rows: three instantiations of one template read apart, the same kernel
+// listed twice stays one name, and names that differ once shortened keep no suffix.
+TEST(KernelName, DistinctShortNamesTellAlikeKernelsApart) {
+    using tokenscope::analysis::distinct_short_kernel_names;
+    const std::vector<std::string> full = {
+        "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3>)",
+        "volta_sgemm_64x64_nt",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::MulFunctor<float>, "
+        "at::detail::Array<char*, 3>)",
+        "volta_sgemm_64x64_nt",
+        "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3>)",
+    };
+    const std::vector<std::string> expected = {
+        "vectorized_elementwise_kernel #1", "volta_sgemm_64x64_nt",
+        "vectorized_elementwise_kernel #2", "volta_sgemm_64x64_nt",
+        "vectorized_elementwise_kernel #1"};
+    EXPECT_EQ(distinct_short_kernel_names(full), expected);
+    EXPECT_TRUE(distinct_short_kernel_names({}).empty());
+}

@@ -183,12 +183,15 @@ void HeatmapPlot::fillMap() {
 void HeatmapPlot::labelAxes() {
     auto rows = qSharedPointerCast<QCPAxisTickerText>(yAxis->ticker());
     rows->clear();
+    // Kernel rows read by their short name (one rule, analysis/kernel_name.h), told
+    // apart where two kernels shorten alike; the tooltip keeps the full one. Other
+    // labels come back unchanged.
+    std::vector<std::string> full;
+    for (const QString& l : data_.row_labels) full.push_back(l.toStdString());
+    const std::vector<std::string> shown = analysis::distinct_short_kernel_names(full);
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
-        // Kernel rows read by their short name (one rule, analysis/kernel_name.h);
-        // the tooltip keeps the full one. Other labels come back unchanged.
-        const QString label = QString::fromStdString(
-            analysis::short_kernel_name(data_.row_labels[static_cast<int>(r)].toStdString()));
+        const QString label = QString::fromStdString(r < shown.size() ? shown[r] : std::string());
         rows->addTick(static_cast<double>(r), elide(label) + (flagged ? kFlagMark : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
