@@ -6,9 +6,10 @@
 #include "sqlite_run_writer.h"
 #include "store_error.h"
 
-#include <unistd.h>
+#include <fcntl.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
 
 namespace tokenscope::store {
@@ -67,12 +68,12 @@ void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, Progre
 // sibling file that is then renamed into place, so a capture killed in its first
 // milliseconds leaves no file or a Tokenscope file, never an SQLite file without
 // tables that no opener recognises. The sibling sits in the same directory, so
-// link() puts it in place atomically, and refuses to replace a file another
-// writer made meanwhile.
+// the rename is atomic, and RENAME_NOREPLACE refuses to replace a file another
+// writer made meanwhile (that file is then opened as it is).
 void create_with_schema(const std::string& path) {
     const std::string creating = path + ".creating";
     std::error_code ec;
-    std::filesystem::remove(creating, ec);
+    std::filesystem::remove(creating, ec);  // left by a capture killed while making it
     try {
         detail::Connection conn(creating, /*read_only=*/false);
         detail::create_schema(conn);
@@ -80,12 +81,14 @@ void create_with_schema(const std::string& path) {
         std::filesystem::remove(creating, ec);
         throw StoreError(path, e.problem());  // the user's name, not the sibling's
     }
-    if (::link(creating.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-        // Filesystems without hard links: rename, which only the existence check guards.
+    if (::renameat2(AT_FDCWD, creating.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+        return;
+    if (errno == EINVAL || errno == ENOSYS) {
+        // A filesystem without RENAME_NOREPLACE: only the existence check guards.
         if (!std::filesystem::exists(path, ec)) std::filesystem::rename(creating, path, ec);
         if (ec) throw StoreError(path, "cannot create the file: " + ec.message());
     }
-    std::filesystem::remove(creating, ec);
+    std::filesystem::remove(creating, ec);  // EEXIST: another writer's file stands
 }
 
 }  // namespace

@@ -186,10 +186,11 @@ TEST_F(KilledCapture, LaterKillKeepsMoreCommittedSteps) {
 }
 
 // Killed the instant the file has a name, before any batch: the file is a
-// Tokenscope file already (its schema is made under another name and moved into
-// place), so it opens with its run, labelled with the real backend, or, killed
-// before the run's first row, says it is an empty Tokenscope file. Before, most
-// such kills left an SQLite file without tables that no opener recognised.
+// Tokenscope file already (its schema is made under another name and renamed
+// into place, leaving nothing beside it), so it opens with its run, labelled
+// with the real backend, or, killed before the run's first row, says it is an
+// empty Tokenscope file. Before, most such kills left an SQLite file without
+// tables that no opener recognised.
 TEST_F(KilledCapture, KilledTheMomentTheFileAppears) {
     constexpr int kTries = 10;
     int with_run = 0;
@@ -204,6 +205,8 @@ TEST_F(KilledCapture, KilledTheMomentTheFileAppears) {
         kill(pid, SIGKILL);
         waitpid(pid, nullptr, 0);
         ASSERT_TRUE(appeared) << "try " << i << ": the capture exited before making its file";
+        // The schema's sibling was renamed into place, not left beside the user's file.
+        EXPECT_FALSE(fs::exists(file.string() + ".creating")) << "try " << i;
         auto r = run_shell(std::string(TOKENSCOPE_CLI) + " info " + file.string() +
                            " --json --progress none");
         if (r.status == 0) {
