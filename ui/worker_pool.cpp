@@ -1,5 +1,6 @@
 #include "worker_pool.h"
 
+#include <QCoreApplication>
 #include <QPromise>
 #include <algorithm>
 #include <chrono>
@@ -8,6 +9,11 @@ namespace tokenscope::ui {
 
 WorkerPool& WorkerPool::instance() {
     static WorkerPool pool(std::max(2u, std::thread::hardware_concurrency()));
+    static const bool registered = [] {
+        qAddPostRoutine([] { instance().shutdown(); });
+        return true;
+    }();
+    (void)registered;
     return pool;
 }
 
@@ -17,6 +23,10 @@ WorkerPool::WorkerPool(unsigned threads) {
 }
 
 WorkerPool::~WorkerPool() {
+    shutdown();
+}
+
+void WorkerPool::shutdown() {
     std::deque<std::function<void()>> dropped;
     {
         std::lock_guard lock(mutex_);
@@ -24,7 +34,8 @@ WorkerPool::~WorkerPool() {
         dropped.swap(queue_);
     }
     wake_.notify_all();
-    for (auto& t : threads_) t.join();
+    for (auto& t : threads_)
+        if (t.joinable()) t.join();
     // `dropped` goes out of scope here: each task's QPromise ends its future cancelled.
 }
 
@@ -35,6 +46,7 @@ QFuture<void> WorkerPool::submit(std::function<void()> task) {
     QFuture<void> future = promise->future();
     {
         std::lock_guard lock(mutex_);
+        if (stopping_) return future;  // shut down: the promise goes, the future ends cancelled
         queue_.emplace_back([task = std::move(task), promise] {
             try {
                 task();

@@ -21,12 +21,16 @@ namespace tokenscope::ui {
 // GUI's threaded parts meaningful. Tasks must not block on the GUI thread.
 class WorkerPool {
   public:
-    // The process's pool, one thread per core (at least two); joined at exit.
+    // The process's pool, one thread per core (at least two). Shut down when the
+    // QCoreApplication goes, as Qt's global thread pool was: its threads then end
+    // before the libraries' exit handlers run (OpenSSL, which curl uses in fleet
+    // queries, drops its per-thread state there and would leak a live thread's).
     static WorkerPool& instance();
 
     explicit WorkerPool(unsigned threads);
     // Drops the tasks not yet started (their futures end cancelled) and joins the
-    // running ones.
+    // running ones. Later tasks are dropped as they come.
+    void shutdown();
     ~WorkerPool();
     WorkerPool(const WorkerPool&) = delete;
     WorkerPool& operator=(const WorkerPool&) = delete;

@@ -73,7 +73,13 @@ TEST(FleetConnection, CtrlCCancelsAQueryThatNeverReturns) {
               "model_name", "--timeout", "60s", "--progress", "none", static_cast<char*>(nullptr));
         _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    // Ctrl-C once the query is on the wire, not after a fixed time: under a sanitizer
+    // the CLI may still be starting after 700 ms, before its handler is installed.
+    const auto spawned = std::chrono::steady_clock::now();
+    while (server.last_request().empty() &&
+           std::chrono::steady_clock::now() - spawned < std::chrono::seconds(60))
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_FALSE(server.last_request().empty()) << "the CLI never sent its query";
     const auto sent = std::chrono::steady_clock::now();
     kill(pid, SIGINT);
     int status = 0;
