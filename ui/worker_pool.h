@@ -45,8 +45,8 @@ class WorkerPool {
     }
 
     // Waits until no task is queued or running, at most `timeout_ms` (-1: no limit);
-    // false on timeout. For tests and the screenshot mode, never for the GUI thread
-    // of a running window.
+    // false on timeout. For tests and benchmarks, never for the GUI thread of a
+    // running window.
     bool waitForIdle(int timeout_ms = -1);
 
   private:

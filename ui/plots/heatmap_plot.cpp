@@ -191,7 +191,7 @@ void HeatmapPlot::labelAxes() {
     const std::vector<std::string> shown = analysis::distinct_short_kernel_names(full);
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
-        const QString label = QString::fromStdString(r < shown.size() ? shown[r] : std::string());
+        const QString label = QString::fromStdString(shown[r]);
         rows->addTick(static_cast<double>(r), elide(label) + (flagged ? kFlagMark : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
