@@ -63,8 +63,9 @@ void probe_file(const std::string& path, bool allow_missing) {
         throw StoreError(path, "truncated file (" + std::to_string(size) +
                                    " bytes, shorter than the SQLite header)");
     // A writer killed inside a checkpoint may leave the header's page count ahead
-    // of the pages written so far; the -wal still holds them all.
-    if (!has_wal(path)) check_length(path, header.data(), size);
+    // of the pages written so far (the -wal still holds them all), and one killed
+    // inside a rollback-journal transaction leaves a file its journal restores.
+    if (!needs_recovery(path)) check_length(path, header.data(), size);
 }
 
 }  // namespace tokenscope::store::detail

@@ -234,11 +234,12 @@ void StoreReader::open_connection() {
         throw;
     } catch (const StoreError&) {
         conn_.reset();
-        if (!detail::has_wal(path_)) throw;
+        if (!detail::needs_recovery(path_)) throw;
     }
-    // The file has a -wal that SQLite could not read in place (no -shm can be
-    // made beside it): read a private copy, so every committed batch is seen and
-    // nothing is written next to the user's file.
+    // The file has a -wal or a hot journal that SQLite could not read in place (no
+    // -shm can be made beside it, a read-only connection cannot roll back): read a
+    // private, recovered copy, so every committed batch is seen and nothing is
+    // written next to the user's file.
     try {
         copy_ = std::make_unique<detail::WalCopy>(path_);
         open_path_ = copy_->path();

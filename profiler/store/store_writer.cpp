@@ -73,12 +73,21 @@ void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, Progre
 void create_with_schema(const std::string& path) {
     const std::string creating = path + ".creating";
     std::error_code ec;
-    std::filesystem::remove(creating, ec);  // left by a capture killed while making it
+    // Left by a capture killed while making it; a stale -wal would be replayed into
+    // the new file.
+    auto remove_sibling = [&] {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+            std::filesystem::remove(creating + suffix, ec);
+    };
+    remove_sibling();
     try {
         detail::Connection conn(creating, /*read_only=*/false);
         detail::create_schema(conn);
+        // Switched to WAL before it has its name: switching later is a rollback-
+        // journal transaction, and a capture killed inside it leaves a hot journal.
+        conn.exec("PRAGMA journal_mode = WAL");
     } catch (const StoreError& e) {
-        std::filesystem::remove(creating, ec);
+        remove_sibling();
         throw StoreError(path, e.problem());  // the user's name, not the sibling's
     }
     if (::renameat2(AT_FDCWD, creating.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)

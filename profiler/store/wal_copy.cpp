@@ -1,10 +1,12 @@
 #include "wal_copy.h"
 
+#include <sqlite3.h>
 #include <stdlib.h>
 
 #include <system_error>
 
 #include "store_error.h"
+#include "untrusted_sqlite.h"
 
 namespace tokenscope::store::detail {
 namespace fs = std::filesystem;
@@ -12,6 +14,17 @@ namespace fs = std::filesystem;
 bool has_wal(const std::string& path) {
     std::error_code ec;
     auto size = fs::file_size(path + "-wal", ec);
+    return !ec && size > 0;
+}
+
+bool needs_recovery(const std::string& path) {
+    std::error_code ec;
+    return fs::exists(path + "-wal", ec) || has_hot_journal(path);
+}
+
+bool has_hot_journal(const std::string& path) {
+    std::error_code ec;
+    auto size = fs::file_size(path + "-journal", ec);
     return !ec && size > 0;
 }
 
@@ -31,7 +44,26 @@ fs::path make_private_dir(const std::string& path) {
 void copy_or_throw(const std::string& from, const fs::path& to, const std::string& path) {
     std::error_code ec;
     fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw StoreError(path, "cannot copy " + from + " to read its -wal: " + ec.message());
+    if (ec)
+        throw StoreError(path,
+                         "cannot copy " + from + " to read what its writer left: " + ec.message());
+}
+
+// Lets SQLite recover the copy with a writable connection (hardened as every
+// untrusted file is): the first read rolls back a hot journal or rebuilds the WAL's
+// index, after which the copy opens read-only as a finished file would.
+void recover(const std::string& copy, const std::string& path) {
+    sqlite3* db = nullptr;
+    int rc =
+        sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc == SQLITE_OK) {
+        UntrustedSqlite::harden(db);
+        rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+    }
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    if (rc != SQLITE_OK)
+        throw StoreError(path, "cannot recover what its killed writer left (" + msg + ")");
 }
 
 }  // namespace
@@ -40,7 +72,12 @@ WalCopy::WalCopy(const std::string& path) : dir_(make_private_dir(path)) {
     fs::path copy = dir_ / fs::path(path).filename();
     try {
         copy_or_throw(path, copy, path);
-        copy_or_throw(path + "-wal", copy.string() + "-wal", path);
+        std::error_code ec;
+        if (fs::exists(path + "-wal", ec))
+            copy_or_throw(path + "-wal", copy.string() + "-wal", path);
+        if (has_hot_journal(path))
+            copy_or_throw(path + "-journal", copy.string() + "-journal", path);
+        recover(copy.string(), path);
     } catch (...) {
         std::error_code ec;
         fs::remove_all(dir_, ec);

@@ -11,10 +11,21 @@ namespace tokenscope::store::detail {
 // application_id yet).
 bool has_wal(const std::string& path);
 
-// A private copy of a database and its -wal in a fresh temporary directory,
-// removed again on destruction. Reading a WAL needs a -shm index beside the
-// file; when the user's directory is read-only (or the -shm is), SQLite cannot
-// make one, and nothing may be written next to the user's file anyway.
+// True when a writer left something SQLite must recover before a reader sees the
+// file as committed: a -wal (any size: its -shm may need rebuilding) or a hot
+// rollback journal (a process killed inside a transaction, e.g. while it switched
+// the file to WAL). A read-only connection cannot do either recovery in place
+// ("attempt to write a readonly database"), so the reader works on a WalCopy.
+bool needs_recovery(const std::string& path);
+// True when FILE-journal exists and is not empty.
+bool has_hot_journal(const std::string& path);
+
+// A private copy of a database with its -wal and hot journal in a fresh temporary
+// directory, recovered there (the WAL indexed, a hot journal rolled back) and
+// removed again on destruction. Reading a WAL needs a -shm index beside the file,
+// and a hot journal must be rolled back; when the user's directory is read-only
+// (or the -shm is), SQLite cannot do either, and nothing may be written next to
+// the user's file anyway.
 class WalCopy {
   public:
     explicit WalCopy(const std::string& path);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,6 +186,17 @@ TEST_F(KilledCapture, LaterKillKeepsMoreCommittedSteps) {
     EXPECT_GT(steps[0], 0);
 }
 
+// What lies beside a killed file, for a failure message: SQLite's -wal, -shm, -journal.
+std::string sidecars(const fs::path& file) {
+    std::string out;
+    for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+        std::error_code ec;
+        const auto size = fs::file_size(file.string() + suffix, ec);
+        if (!ec) out += " " + file.filename().string() + suffix + "=" + std::to_string(size) + "B";
+    }
+    return out.empty() ? " (nothing beside it)" : out;
+}
+
 // Killed the instant the file has a name, before any batch: the file is a
 // Tokenscope file already (its schema is made under another name and renamed
 // into place, leaving nothing beside it), so it opens with its run, labelled
@@ -217,10 +229,55 @@ TEST_F(KilledCapture, KilledTheMomentTheFileAppears) {
             ++with_run;
         } else {
             EXPECT_NE(r.err.find("an empty Tokenscope file"), std::string::npos)
-                << "try " << i << ": " << r.err;
+                << "try " << i << ": " << r.err << sidecars(file);
         }
     }
     std::cout << with_run << " of " << kTries << " early kills held their run\n";
+}
+
+// A writer killed inside a rollback-journal transaction leaves a hot journal (a
+// capture's file used to be switched to WAL that way, just after it got its name):
+// a read-only connection cannot roll it back and said "attempt to write a readonly
+// database". The file opens from a private copy, rolled back there, with its run as
+// committed, and the user's file and journal are left as they were.
+TEST_F(KilledCapture, HotRollbackJournalOpensAsCommitted) {
+    const fs::path file = dir_ / "hot.tokenscope";
+    auto made =
+        run_shell(std::string(TOKENSCOPE_CLI) + " run --backend cpu --preset tiny " +
+                  "--batch 1 --tokens 8 --prompt 4 --progress none --quiet --out " + file.string());
+    ASSERT_EQ(made.status, 0) << made.err;
+    ASSERT_FALSE(fs::exists(file.string() + "-wal"));  // a finished file is one file
+    const auto before = info(file);
+    ASSERT_TRUE(before.contains("runs"));
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // A transaction larger than the page cache spills into the file before its
+        // commit; the process then dies without committing or rolling back.
+        sqlite3* db = nullptr;
+        if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) _exit(3);
+        const char* sql =
+            "PRAGMA cache_size = 2; BEGIN; CREATE TABLE junk(x); "
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
+            "INSERT INTO junk SELECT randomblob(4000) FROM n; DELETE FROM run;";
+        _exit(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK ? 0 : 4);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    const std::string journal = file.string() + "-journal";
+    ASSERT_GT(fs::file_size(journal), 0u) << "no hot journal was left";
+    const auto journal_bytes = fs::file_size(journal);
+    const auto file_bytes = fs::file_size(file);
+    auto j = info(file);
+    ASSERT_TRUE(j.contains("runs")) << j.dump();
+    ASSERT_EQ(j["runs"].size(), 1u);  // the uncommitted DELETE is rolled back
+    EXPECT_EQ(j["runs"][0]["source"], "cpu");
+    EXPECT_TRUE(j["runs"][0]["complete"]);
+    EXPECT_EQ(j["runs"][0]["steps"], before["runs"][0]["steps"]);
+    EXPECT_GT(j["runs"][0]["steps"].get<std::int64_t>(), 0);
+    EXPECT_EQ(fs::file_size(journal), journal_bytes);  // nothing rolled back in the user's file
+    EXPECT_EQ(fs::file_size(file), file_bytes);
 }
 
 // Read by a user who cannot write next to the file (a read-only directory, a
