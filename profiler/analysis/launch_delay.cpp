@@ -30,9 +30,11 @@ bool is_stream_work(const Activity& a) {
 
 // Correlated kernels with the end of their stream's queue: one pass in activity order,
 // each lane's queue tracked as its work arrives in start order.
-std::vector<Launched> launched_kernels(const trace::RunData& run, const trace::StopToken& stop) {
+std::vector<Launched> launched_kernels(const trace::RunData& run, std::size_t count,
+                                       const trace::StopToken& stop) {
     std::vector<std::int64_t> busy_until(std::size_t{1} << 16, kNever);  // per lane id
     std::vector<Launched> kernels;
+    kernels.reserve(count);
     trace::for_each_in_activity_order(run.activities, stop, [&](const Activity& a) {
         if (!is_stream_work(a)) return;
         std::int64_t& busy = busy_until[a.lane];
@@ -42,6 +44,59 @@ std::vector<Launched> launched_kernels(const trace::RunData& run, const trace::S
     });
     return kernels;
 }
+
+// The traced calls by correlation: (correlation, start), sorted. Counted first, so
+// the vectors of a 10M-activity run are allocated once: growing them by doubling
+// copied and page-faulted hundreds of megabytes, most of this rule's time.
+struct Calls {
+    std::vector<std::pair<std::uint32_t, std::int64_t>> sorted;
+    std::size_t kernels = 0;  // correlated kernels, for launched_kernels' reserve
+};
+
+Calls traced_calls(const trace::RunData& run, const trace::StopToken& stop) {
+    Calls out;
+    std::size_t calls = 0;
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
+        if (a.correlation == 0) return;
+        calls += a.kind == ActivityKind::Api;
+        out.kernels += a.kind == ActivityKind::Kernel;
+    });
+    out.sorted.reserve(calls);
+    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
+        if (a.correlation != 0 && a.kind == ActivityKind::Api)
+            out.sorted.emplace_back(a.correlation, a.start_ns);
+    });
+    // Calls are traced in correlation order, so this is usually one linear check.
+    if (!std::is_sorted(out.sorted.begin(), out.sorted.end()))
+        std::sort(out.sorted.begin(), out.sorted.end());
+    return out;
+}
+
+// Correlation -> index of its first call: a table indexed by correlation when the ids
+// are dense (CUPTI and the capture number them from 1), else a binary search.
+class CallIndex {
+  public:
+    explicit CallIndex(const std::vector<std::pair<std::uint32_t, std::int64_t>>& calls)
+        : calls_(calls) {
+        if (calls.empty() || calls.size() >= std::numeric_limits<std::uint32_t>::max()) return;
+        const std::uint64_t top = calls.back().first;
+        if (top > 4 * calls.size() + 4096) return;
+        table_.assign(static_cast<std::size_t>(top) + 1, 0);
+        for (std::size_t i = calls.size(); i-- > 0;)
+            table_[calls[i].first] = static_cast<std::uint32_t>(i + 1);
+    }
+    std::ptrdiff_t find(std::uint32_t correlation) const {
+        if (!table_.empty())
+            return correlation < table_.size() ? std::ptrdiff_t{table_[correlation]} - 1 : -1;
+        auto it =
+            std::lower_bound(calls_.begin(), calls_.end(), std::make_pair(correlation, kNever));
+        return it == calls_.end() || it->first != correlation ? -1 : it - calls_.begin();
+    }
+
+  private:
+    const std::vector<std::pair<std::uint32_t, std::int64_t>>& calls_;
+    std::vector<std::uint32_t> table_;  // call index + 1; 0: no call
+};
 
 }  // namespace
 
@@ -53,23 +108,15 @@ std::vector<Launched> launched_kernels(const trace::RunData& run, const trace::S
 // graph, so their delay is 0. Measuring each from the one call would grow with its
 // position in the graph and read a CUDA-graph decode as CPU-bound.
 std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::StopToken& stop) {
-    std::vector<std::pair<std::uint32_t, std::int64_t>> calls;  // (correlation, start)
-    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
-        if (a.correlation != 0 && a.kind == ActivityKind::Api)
-            calls.emplace_back(a.correlation, a.start_ns);
-    });
-    // Calls are traced in correlation order, so this is usually one linear check.
-    if (!std::is_sorted(calls.begin(), calls.end())) std::sort(calls.begin(), calls.end());
-    std::vector<Launched> kernels = launched_kernels(run, stop);
+    const Calls traced = traced_calls(run, stop);
+    const auto& calls = traced.sorted;
+    std::vector<Launched> kernels = launched_kernels(run, traced.kernels, stop);
     // Per call (its first entry in `calls`): the earliest start of the kernels it launched,
     // then kNever once that kernel has been measured.
     std::vector<std::int64_t> first(calls.size(), std::numeric_limits<std::int64_t>::max());
-    auto call_of = [&](std::uint32_t correlation) -> std::ptrdiff_t {
-        auto it = std::lower_bound(calls.begin(), calls.end(), std::make_pair(correlation, kNever));
-        return it == calls.end() || it->first != correlation ? -1 : it - calls.begin();
-    };
+    const CallIndex index(calls);
     trace::for_each_stoppable(kernels, stop, [&](Launched& k) {
-        const std::ptrdiff_t c = call_of(k.correlation);
+        const std::ptrdiff_t c = index.find(k.correlation);
         k.correlation = static_cast<std::uint32_t>(c + 1);  // from here on: call index + 1
         if (c >= 0) first[c] = std::min(first[c], k.start);
     });

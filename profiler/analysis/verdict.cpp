@@ -174,8 +174,8 @@ void decide(Verdict& v, const StepSummary& s, RunKind kind) {
 }
 
 RunAssessment assess(const trace::RunData& run, const Coverage& cov,
-                     const std::vector<StepAttribution>& atts, const VerdictOptions& o,
-                     const trace::StopToken& stop) {
+                     const std::vector<StepAttribution>& atts, std::optional<double> launch_delay,
+                     const VerdictOptions& o, const trace::StopToken& stop) {
     RunAssessment r;
     r.summary = summarize_steps(atts, stop);
     r.phases = summarize_phases(run.steps, atts);
@@ -194,7 +194,7 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
     v.achieved_bandwidth_fraction = achieved_bandwidth_fraction(run, cov, stop);
     v.rules = {rule("transfer_share", transfer, o.transfer_share),
                rule("scheduling_p95_ns", scheduling, o.scheduling_p95_ns),
-               rule("launch_delay_p95_ns", launch_delay_p95(run, stop), o.launch_delay_p95_ns),
+               rule("launch_delay_p95_ns", launch_delay, o.launch_delay_p95_ns),
                rule("nvlink_fraction", nvlink_fraction(run, cov, stop), o.nvlink_fraction),
                rule("gpu_share", gpu, o.gpu_share),
                // Not among the GPU rules: a host-only run (the cpu backend) would
@@ -209,7 +209,14 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
 RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options, const trace::StopToken& stop) {
-    return assess(run, coverage, attributions, verdict_options, stop);
+    return assess(run, coverage, attributions, launch_delay_p95(run, stop), verdict_options, stop);
+}
+
+RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
+                         const std::vector<StepAttribution>& attributions,
+                         std::optional<double> launch_delay_p95_ns,
+                         const VerdictOptions& verdict_options, const trace::StopToken& stop) {
+    return assess(run, coverage, attributions, launch_delay_p95_ns, verdict_options, stop);
 }
 
 RunAssessment assess_run(const trace::RunData& run,
@@ -217,8 +224,8 @@ RunAssessment assess_run(const trace::RunData& run,
                          const VerdictOptions& verdict_options,
                          const AttributionOptions& attribution_options,
                          const trace::StopToken& stop) {
-    return assess(run, Coverage(run, attribution_options, stop), attributions, verdict_options,
-                  stop);
+    return assess(run, Coverage(run, attribution_options, stop), attributions,
+                  launch_delay_p95(run, stop), verdict_options, stop);
 }
 
 }  // namespace tokenscope::analysis

@@ -90,6 +90,12 @@ RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options = {},
                          const trace::StopToken& stop = {});
+// The same with the launch-delay rule's figure already measured (launch_delay_p95 reads
+// only the activities: analyse_run measures it beside the coverage, on another thread).
+RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
+                         const std::vector<StepAttribution>& attributions,
+                         std::optional<double> launch_delay_p95_ns,
+                         const VerdictOptions& verdict_options, const trace::StopToken& stop);
 // For attributions made elsewhere (hand-made in tests): builds a coverage of its own for
 // the rules that read the whole run (NVLink fraction, achieved bandwidth).
 RunAssessment assess_run(const trace::RunData& run,

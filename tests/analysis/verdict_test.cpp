@@ -100,6 +100,30 @@ TEST(Verdict, LaunchDelayJustAroundFiveMilliseconds) {
     }
 }
 
+// Correlation ids are looked up in a table when they are dense (as CUPTI numbers them)
+// and by binary search when they are not (ids merged from several captures): both
+// find the same calls. Delays 1..40 us, one per kernel: P95 rank 0.95 * 39 = 37.05
+// -> 38 us + 0.05 * 1 us = 38,050 ns. A kernel whose id has no call is not measured.
+TEST(Verdict, LaunchDelayIsTheSameForDenseAndSparseCorrelationIds) {
+    for (std::uint32_t spacing : {1u, 1'000'003u}) {
+        trace::RunData run;
+        for (std::uint32_t i = 0; i < 40; ++i) {
+            auto api = act(0, ActivityKind::Api, i * 100'000LL, i * 100'000LL + 10);
+            api.correlation = 1 + i * spacing;
+            auto k = act(1, ActivityKind::Kernel, api.start_ns + (i + 1) * 1000LL,
+                         api.start_ns + (i + 1) * 1000LL + 500);
+            k.correlation = api.correlation;
+            run.activities.push_back(api);
+            run.activities.push_back(k);
+        }
+        auto orphan = act(2, ActivityKind::Kernel, 50, 60);
+        orphan.correlation = 2 + 40 * spacing;  // beyond every call
+        run.activities.push_back(orphan);
+        auto r = assess_run(run, std::vector<StepAttribution>{});
+        EXPECT_NEAR(rule(r, "launch_delay_p95_ns").value, 38'050.0, 1e-6) << spacing;
+    }
+}
+
 TEST(Verdict, LaunchDelayExcludesTheStreamsOwnQueue) {
     // The host enqueues 20 kernels 1 us apart; each runs 1 ms, so from the second on
     // each waits behind the one before. Kernel 0 starts 5 us after its call; the rest
