@@ -16,8 +16,6 @@ struct Lists {
     std::array<std::vector<std::size_t>, kActiveCategories> runs;
 };
 
-// One pass: per lane and category, the union of intervals is built on the fly because
-// a lane's activities arrive in start order.
 // Each activity's category bit, in storage order, with the number per category: the
 // interval lists are reserved from the counts instead of doubling (which copied and
 // page-faulted hundreds of megabytes on a 10M-activity run), and collect() reads the
@@ -38,6 +36,8 @@ Masks classify_all(const trace::RunData& run, Classifier& cls, const trace::Stop
     return m;
 }
 
+// One pass: per lane and category, the union of intervals is built on the fly because
+// a lane's activities arrive in start order.
 Lists collect(const trace::RunData& run, Classifier& cls,
               std::optional<std::pair<std::int64_t, std::int64_t>> window,
               const trace::StopToken& stop) {

@@ -1,20 +1,28 @@
 #include "wal_copy.h"
 
-#include <sqlite3.h>
 #include <stdlib.h>
 
 #include <system_error>
 
+#include "connection.h"
 #include "store_error.h"
 #include "untrusted_sqlite.h"
 
 namespace tokenscope::store::detail {
 namespace fs = std::filesystem;
 
-bool has_wal(const std::string& path) {
+namespace {
+
+bool non_empty(const std::string& file) {
     std::error_code ec;
-    auto size = fs::file_size(path + "-wal", ec);
+    auto size = fs::file_size(file, ec);
     return !ec && size > 0;
+}
+
+}  // namespace
+
+bool has_wal(const std::string& path) {
+    return non_empty(path + "-wal");
 }
 
 bool needs_recovery(const std::string& path) {
@@ -23,9 +31,7 @@ bool needs_recovery(const std::string& path) {
 }
 
 bool has_hot_journal(const std::string& path) {
-    std::error_code ec;
-    auto size = fs::file_size(path + "-journal", ec);
-    return !ec && size > 0;
+    return non_empty(path + "-journal");
 }
 
 namespace {
@@ -53,17 +59,13 @@ void copy_or_throw(const std::string& from, const fs::path& to, const std::strin
 // untrusted file is): the first read rolls back a hot journal or rebuilds the WAL's
 // index, after which the copy opens read-only as a finished file would.
 void recover(const std::string& copy, const std::string& path) {
-    sqlite3* db = nullptr;
-    int rc =
-        sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc == SQLITE_OK) {
-        UntrustedSqlite::harden(db);
-        rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+    try {
+        Connection conn(copy, /*read_only=*/false);
+        UntrustedSqlite::harden(conn.get());
+        conn.exec("SELECT count(*) FROM sqlite_schema");
+    } catch (const StoreError& e) {
+        throw StoreError(path, "cannot recover what its killed writer left (" + e.problem() + ")");
     }
-    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    sqlite3_close_v2(db);
-    if (rc != SQLITE_OK)
-        throw StoreError(path, "cannot recover what its killed writer left (" + msg + ")");
 }
 
 }  // namespace
