@@ -6,6 +6,8 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git
+    # The presets link with lld (CMakePresets.json).
+    lld
     # .ci/lint: the formatting check and the clang-tidy checks.
     clang-format clang-tidy
     libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libgsl-dev

@@ -18,6 +18,7 @@
 #include "breakdown_plot.h"
 #include "export_dialog.h"
 #include "phase_summary_model.h"
+#include "row_table.h"
 #include "run_analyzer.h"
 #include "run_title.h"
 #include "token_table.h"
@@ -27,16 +28,6 @@
 
 namespace tokenscope::ui {
 namespace {
-
-QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
-    auto* view = new QTableView(parent);
-    view->setModel(model);
-    view->verticalHeader()->hide();
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->setAlternatingRowColors(true);
-    return view;
-}
 
 QWidget* group(const QString& title, QWidget* a, QWidget* b, QWidget* parent) {
     auto* box = new QGroupBox(title, parent);
@@ -70,9 +61,9 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     auto* bottom = new QWidget(this);
     auto* row = new QHBoxLayout(bottom);
     row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(group(tr("Per phase (mean per step)"), make_table(phases_, this), nullptr, this),
-                   3);
-    row->addWidget(group(tr("Verdict"), verdict_, make_table(rules_, this), this), 2);
+    row->addWidget(
+        group(tr("Per phase (mean per step)"), make_row_table(phases_, this), nullptr, this), 3);
+    row->addWidget(group(tr("Verdict"), verdict_, make_row_table(rules_, this), this), 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(plot_);
     split->addWidget(bottom);

@@ -21,6 +21,7 @@
 #include "heatmap_controls.h"
 #include "kernel_delta_model.h"
 #include "metric_delta_model.h"
+#include "row_table.h"
 #include "run_analyzer.h"
 #include "run_title.h"
 #include "ui/plots/heatmap_plot.h"
@@ -30,16 +31,6 @@ namespace tokenscope::ui {
 namespace {
 
 const QString kSettingsGroup = QStringLiteral("compare");
-
-QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
-    auto* view = new QTableView(parent);
-    view->setModel(model);
-    view->verticalHeader()->hide();
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    return view;
-}
 
 // What the analyzer has of A and B: the diff builds no coverage and no heatmap again.
 struct Inputs {
@@ -175,7 +166,7 @@ QWidget* CompareTab::buildTables() {
     kernel_proxy_->setSortRole(KernelDeltaModel::SortRole);
     kernel_proxy_->setFilterKeyColumn(KernelDeltaModel::Name);
     kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    kernel_view_ = make_table(kernel_proxy_, this);
+    kernel_view_ = make_row_table(kernel_proxy_, this);
     kernel_view_->setSortingEnabled(true);
     kernel_view_->sortByColumn(KernelDeltaModel::TotalDelta, Qt::DescendingOrder);
     filter_ = new QLineEdit(this);
@@ -189,7 +180,7 @@ QWidget* CompareTab::buildTables() {
     kl->addWidget(filter_);
     kl->addWidget(kernel_view_, 1);
     auto* tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(make_table(metrics_, this));
+    tables->addWidget(make_row_table(metrics_, this));
     tables->addWidget(kernels);
     return tables;
 }

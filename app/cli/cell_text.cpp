@@ -16,6 +16,17 @@ bool is_continuation(char c) {
     return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
+// Byte offset of the first code point past `columns` columns (never inside a code point).
+std::size_t byte_offset_of_column(std::string_view text, std::size_t columns) {
+    std::size_t cut = 0, cols = 0;
+    while (cut < text.size() && cols < columns) {
+        ++cut;
+        while (cut < text.size() && is_continuation(text[cut])) ++cut;
+        ++cols;
+    }
+    return cut;
+}
+
 }  // namespace
 
 std::string terminal_safe(std::string_view text) {
@@ -52,13 +63,7 @@ std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
     std::vector<std::string> lines;
     if (width == 0) width = 1;
     while (display_width(text) > width) {
-        // Byte offset of the first code point past `width` columns.
-        std::size_t cut = 0, cols = 0;
-        while (cut < text.size() && cols < width) {
-            ++cut;
-            while (cut < text.size() && is_continuation(text[cut])) ++cut;
-            ++cols;
-        }
+        std::size_t cut = byte_offset_of_column(text, width);
         std::size_t space = text.rfind(' ', cut);
         bool at_space = space != std::string_view::npos && space > 0 && space >= cut / 2;
         std::size_t end = at_space ? space : cut;
@@ -78,6 +83,12 @@ std::size_t terminal_columns() {
     if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
         return ws.ws_col;
     return kDefaultColumns;
+}
+
+std::string shorten(std::string_view text, std::size_t columns) {
+    if (display_width(text) <= columns) return std::string(text);
+    std::size_t keep = columns > 3 ? columns - 3 : 0;
+    return std::string(text.substr(0, byte_offset_of_column(text, keep))) + "...";
 }
 
 }  // namespace tokenscope::cli

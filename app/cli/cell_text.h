@@ -15,6 +15,10 @@ std::string terminal_safe(std::string_view text);
 // Columns the (terminal-safe, UTF-8) text takes: one per code point.
 std::size_t display_width(std::string_view text);
 
+// At most `columns` columns of text: a longer one keeps its head and ends in "...",
+// cut between code points (row labels: demangled kernel names run to hundreds).
+std::string shorten(std::string_view text, std::size_t columns);
+
 // Splits text into lines of at most `width` columns, at spaces where it can,
 // inside a word where a word is longer than a line.
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width);

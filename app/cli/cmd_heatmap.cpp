@@ -5,6 +5,7 @@
 #include "analysis/kernel_name.h"
 #include "analysis/run_kind.h"
 #include "arg_parser.h"
+#include "cell_text.h"
 #include "commands.h"
 #include "format.h"
 #include "heatmap_image_export.h"
@@ -46,12 +47,6 @@ nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) 
             {"rows", rows}};
 }
 
-// Demangled C++ kernel names run to hundreds of characters; a table row keeps the head.
-std::string short_label(const std::string& label) {
-    constexpr std::size_t kMax = 60;
-    return label.size() <= kMax ? label : label.substr(0, kMax - 3) + "...";
-}
-
 void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     std::cout << "run: " << display_name(run.data) << "  (" << run.path << ")\n"
               << "P95 of " << to_string(map.spec.metric) << " in ms, rows by "
@@ -70,7 +65,7 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     const std::vector<std::string> labels =
         kernel ? analysis::distinct_short_kernel_names(map.row_labels) : map.row_labels;
     for (std::size_t r = 0; r < map.row_count(); ++r) {
-        std::vector<std::string> row = {short_label(labels[r])};
+        std::vector<std::string> row = {shorten(labels[r], 60)};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
             row.push_back(cell.p95 ? format_ms(*cell.p95) : "");

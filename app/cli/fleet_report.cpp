@@ -3,6 +3,7 @@
 #include <ctime>
 #include <ostream>
 
+#include "cell_text.h"
 #include "format.h"
 #include "text_table.h"
 
@@ -27,12 +28,6 @@ std::string end_label(std::int64_t end_s, std::int64_t previous_s) {
     char buf[32];
     std::strftime(buf, sizeof buf, new_day ? "%m-%d %H:%M" : "%H:%M", &tm);
     return buf;
-}
-
-std::string short_label(const std::string& label) {
-    constexpr std::size_t kMax = 40;
-    if (label.empty()) return "(none)";
-    return label.size() <= kMax ? label : label.substr(0, kMax - 3) + "...";
 }
 
 // Short enough for a column that the table does not wrap.
@@ -68,7 +63,8 @@ void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, st
     header.insert(header.end(), {"SLA", "recalibrate", "calibration", "threshold"});
     TextTable t(header);
     for (std::size_t r = 0; r < map.row_count(); ++r) {
-        std::vector<std::string> row = {short_label(map.row_labels[r])};
+        std::vector<std::string> row = {map.row_labels[r].empty() ? "(none)"
+                                                                  : shorten(map.row_labels[r], 40)};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& p = map.at(r, c).p95;
             row.push_back(p ? format_ms(*p, 1) : "");

@@ -10,15 +10,10 @@
 namespace tokenscope::cli {
 namespace {
 
-// Figures in ns print in ms; the rest as they are.
-bool is_time(const std::string& figure) {
-    return figure.starts_with("ttft") || figure.starts_with("tpot") || figure.starts_with("e2e");
-}
-
 std::string show(const std::string& figure, double v) {
     if (std::isnan(v)) return "-";
     if (figure == "attainment") return format_percent(v);
-    return is_time(figure) ? format_ms(v, 2) : format_double(v, 2);
+    return is_time_figure(figure) ? format_ms(v, 2) : format_double(v, 2);
 }
 
 std::string param(const analysis::SweepPointSummary& p, const std::string& name) {
@@ -44,7 +39,7 @@ TextTable point_table(const SweepReport& r, bool with_spread) {
     for (const auto& a : r.input.axes) header.push_back(a);
     header.push_back("runs");
     for (const auto& c : kColumns) {
-        header.push_back(c == "throughput_tok_s" ? "tok/s" : is_time(c) ? c + " ms" : c);
+        header.push_back(c == "throughput_tok_s" ? "tok/s" : is_time_figure(c) ? c + " ms" : c);
         if (with_spread) header.push_back(c + " std");
     }
     TextTable t(header);
@@ -70,14 +65,14 @@ void print_curve(std::ostream& out, const SweepReport& r) {
     out << "  Pareto frontier (points): " << (frontier.empty() ? "-" : frontier) << '\n';
     if (c.fit.ok)
         out << "  fit: y = a * x^b + c with a = " << c.fit.a << ", b = " << c.fit.b
-            << ", c = " << c.fit.c << " (y in " << (is_time(c.y_name) ? "ns" : "units")
+            << ", c = " << c.fit.c << " (y in " << (is_time_figure(c.y_name) ? "ns" : "units")
             << "), R^2 = " << format_double(c.fit.r2, 4) << '\n';
     else
         out << "  fit: none (needs 4 points with x > 0 and y not constant)\n";
     if (c.knee)
         out << "  knee: point " << c.points[*c.knee] << " at " << c.x_name << " = " << c.x[*c.knee]
             << ", " << c.y_name << " = " << show(c.y_name, c.y[*c.knee])
-            << (is_time(c.y_name) ? " ms" : "") << '\n';
+            << (is_time_figure(c.y_name) ? " ms" : "") << '\n';
     else
         out << "  knee: none (the curve does not bend below its chord)\n";
 }
@@ -191,6 +186,10 @@ void print_sweep_text(std::ostream& out, const SweepReport& r) {
 
 void print_sweep_csv(std::ostream& out, const SweepReport& r) {
     point_table(r, true).print(out, true);
+}
+
+bool is_time_figure(const std::string& figure) {
+    return figure.starts_with("ttft") || figure.starts_with("tpot") || figure.starts_with("e2e");
 }
 
 }  // namespace tokenscope::cli

@@ -22,6 +22,8 @@ struct SweepReport {
 // one (qps, arrival, concurrency, request_rate, max_concurrency), else the first
 // numeric axis, else throughput.
 std::string default_x(const SweepReport& report);
+// Figures in ns (ttft*, tpot*, e2e*): ms in text, integer ns in JSON.
+bool is_time_figure(const std::string& figure);
 
 void print_sweep_text(std::ostream& out, const SweepReport& report);
 void print_sweep_csv(std::ostream& out, const SweepReport& report);

@@ -6,15 +6,11 @@
 namespace tokenscope::cli {
 namespace {
 
-bool is_time(const std::string& figure) {
-    return figure.starts_with("ttft") || figure.starts_with("tpot") || figure.starts_with("e2e");
-}
-
 // docs/cli.md, JSON: times are integer ns in keys ending _ns; NaN becomes null.
 nlohmann::json figures_json(const analysis::Figures& f) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [k, v] : f) {
-        if (is_time(k))
+        if (is_time_figure(k))
             j[k + "_ns"] = std::isnan(v) ? nlohmann::json() : nlohmann::json(std::llround(v));
         else
             j[k] = std::isnan(v) ? nlohmann::json() : nlohmann::json(v);

@@ -7,7 +7,7 @@
 namespace tokenscope::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 5> kMetricNames = {"ttft", "tpot", "itl", "e2e", "step"};
+constexpr std::array<std::string_view, 5> kDiffMetricNames = {"ttft", "tpot", "itl", "e2e", "step"};
 
 StatDelta stat_delta(double a, double b) {
     StatDelta s{a, b, b - a, std::nullopt};
@@ -43,7 +43,8 @@ std::array<MetricDiff, 5> metric_diffs(const trace::RunData& a, const trace::Run
     std::array<MetricDiff, 5> out;
     for (std::size_t i = 0; i < out.size(); ++i) {
         stop.throw_if_stopped();
-        out[i] = metric_diff(kMetricNames[i], std::move(*sa[i]), std::move(*sb[i]), options.alpha);
+        out[i] =
+            metric_diff(kDiffMetricNames[i], std::move(*sa[i]), std::move(*sb[i]), options.alpha);
     }
     return out;
 }

@@ -19,7 +19,7 @@ std::atomic<std::uint64_t> g_heatmap_builds{0};
 
 constexpr std::array<std::string_view, 8> kRowNames = {"kernel", "request",     "phase", "position",
                                                        "lane",   "concurrency", "batch", "rank"};
-constexpr std::array<std::string_view, 4> kMetricNames = {"step", "itl", "ttft", "kernel"};
+constexpr std::array<std::string_view, 4> kHeatmapMetricNames = {"step", "itl", "ttft", "kernel"};
 
 std::int64_t run_start(const trace::RunData& run, const trace::StopToken& stop) {
     std::int64_t t = std::numeric_limits<std::int64_t>::max();
@@ -201,7 +201,7 @@ std::string_view to_string(HeatmapRows rows) {
 }
 
 std::string_view to_string(HeatmapMetric metric) {
-    return kMetricNames[static_cast<std::size_t>(metric)];
+    return kHeatmapMetricNames[static_cast<std::size_t>(metric)];
 }
 
 std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text) {
@@ -211,8 +211,8 @@ std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text) {
 }
 
 std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text) {
-    for (std::size_t i = 0; i < kMetricNames.size(); ++i)
-        if (kMetricNames[i] == text) return static_cast<HeatmapMetric>(i);
+    for (std::size_t i = 0; i < kHeatmapMetricNames.size(); ++i)
+        if (kHeatmapMetricNames[i] == text) return static_cast<HeatmapMetric>(i);
     return std::nullopt;
 }
 

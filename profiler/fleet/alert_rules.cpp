@@ -7,8 +7,6 @@
 namespace tokenscope::fleet {
 namespace {
 
-constexpr double kNsPerSecond = 1e9;
-
 // Shortest decimal that reads back to the same double.
 std::string number(double v) {
     char buf[64];

@@ -11,8 +11,6 @@
 namespace tokenscope::fleet {
 namespace {
 
-constexpr double kNsPerSecond = 1e9;
-
 // A bucket bound as exporters write it: "0.5", "1e-3", "+Inf".
 std::optional<double> parse_le(const std::string& text) {
     std::string body = "\"" + text + "\"";

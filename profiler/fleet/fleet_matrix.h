@@ -10,6 +10,9 @@
 
 namespace tokenscope::fleet {
 
+// Prometheus speaks seconds; the matrix, like every Tokenscope time, holds ns.
+inline constexpr double kNsPerSecond = 1e9;
+
 // The fleet matrix of docs/fleet.md in the heatmap model of docs/heatmap.md, so the
 // heatmap's CSV, plot and image code draw it: rows = values of spec.by (sorted; a
 // series without the label is the row ""), columns = the windows, cell = the

@@ -16,8 +16,10 @@
 #include <string>
 
 #include "cli_process.h"
+#include "hand_made_run.h"
 #include "store/store_writer.h"
 #include "trace/run_data.h"
+#include "trace/utf8.h"
 
 namespace {
 
@@ -120,6 +122,38 @@ TEST_F(CliDefaults, InfoTablesFitTheTerminalWidth) {
     ASSERT_EQ(j.status, 0);
     EXPECT_NE(j.out.find("word299"), std::string::npos);
     EXPECT_NE(j.out.find("TAIL_OF_THE_MEGABYTE"), std::string::npos);
+}
+
+// A kernel row label longer than the table's 60 columns keeps its head and ends in
+// "...", cut between characters: a name of two-byte characters cut at a byte count
+// used to end in half a character, which the terminal shows as garbage.
+TEST_F(CliDefaults, LongKernelRowLabelIsCutBetweenCharacters) {
+    trace::RunData run = tokenscope::test::hand_run("utf8 kernel");
+    std::string kappa;
+    for (int i = 0; i < 100; ++i) kappa += "\xce\xba";  // U+03BA, two bytes each
+    for (auto& a : run.activities)
+        if (a.kind == trace::ActivityKind::Kernel) a.name = run.strings.intern("gemm" + kappa);
+    const std::string file = (dir_ / "utf8_kernel.tokenscope").string();
+    tokenscope::store::StoreWriter(file).write_run(run);
+    Result r = cli("heatmap " + file + " --rows kernel --metric kernel --progress none");
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    bool saw_row = false;
+    while (std::getline(lines, line)) {
+        if (!line.starts_with("gemm")) continue;
+        saw_row = true;
+        const std::string label = line.substr(0, line.find("..."));
+        EXPECT_NE(line.find("..."), std::string::npos) << line;
+        // "gemm" and 53 kappas: 57 columns, then "..." (57 bytes would end mid-kappa).
+        EXPECT_EQ(label, "gemm" + kappa.substr(0, 2 * 53)) << line;
+        for (std::size_t i = 0; i < line.size();) {
+            std::size_t n = trace::utf8_sequence_length(line, i);
+            ASSERT_GT(n, 0u) << "invalid UTF-8 at byte " << i << ": " << line;
+            i += n;
+        }
+    }
+    EXPECT_TRUE(saw_row) << r.out;
 }
 
 }  // namespace

@@ -30,17 +30,6 @@ std::string format(double v) {
     return std::string(buf, ptr);
 }
 
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        std::size_t at = text.find(sep, start);
-        out.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
-        if (at == std::string::npos) return out;
-        start = at + 1;
-    }
-}
-
 void expand_range(const std::string& item, const std::vector<std::string>& parts,
                   std::vector<std::string>& out) {
     const double from = number(item, parts[0]);
@@ -72,9 +61,9 @@ void expand_range(const std::string& item, const std::vector<std::string>& parts
 std::vector<std::string> expand_axis(const std::string& text) {
     if (text.empty()) throw std::invalid_argument("empty value list");
     std::vector<std::string> out;
-    for (const std::string& item : split(text, ',')) {
+    for (const std::string& item : split_fields(text, ',')) {
         if (item.empty()) throw std::invalid_argument("'" + text + "': empty item");
-        std::vector<std::string> parts = split(item, ':');
+        std::vector<std::string> parts = split_fields(item, ':');
         // A range has exactly three parts and a numeric start; "beam:4" is a value.
         const bool range = parts.size() == 3 && !parts[2].empty() &&
                            (parts[2][0] == 'x' || parts[2][0] == '+') && !parts[0].empty() &&
@@ -105,6 +94,15 @@ std::vector<std::string> SweepGrid::point(std::int64_t index) const {
         out[i] = axes_[i].values[static_cast<std::size_t>(index % n)];
         index /= n;
     }
+    return out;
+}
+
+std::vector<std::string> split_fields(const std::string& text, char sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t at; (at = text.find(sep, start)) != std::string::npos; start = at + 1)
+        out.push_back(text.substr(start, at - start));
+    out.push_back(text.substr(start));
     return out;
 }
 

@@ -19,6 +19,11 @@ struct SweepAxis {
 // a range ("0.5:2:+0.5"). Throws std::invalid_argument naming the problem.
 std::vector<std::string> expand_axis(const std::string& text);
 
+// TEXT cut at every SEP, empty fields kept ("a::b" is "a", "", "b"): the one
+// splitter of the sweep's typed lists (grid items and ranges, strategies,
+// arrivals, tenant classes).
+std::vector<std::string> split_fields(const std::string& text, char sep);
+
 // The cartesian product of the axes; the last axis varies fastest. Each point
 // lists one value per axis, in axis order. An empty axis list is one point.
 class SweepGrid {

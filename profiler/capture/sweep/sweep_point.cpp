@@ -7,6 +7,7 @@
 
 #include "capture/backend_registry.h"
 #include "capture/serving/serving_simulator.h"
+#include "capture/sweep/sweep_grid.h"
 
 namespace tokenscope::capture {
 namespace {
@@ -36,17 +37,8 @@ bool to_bool(const std::string& name, const std::string& text) {
     bad(name, text, name == "summary" ? "expected on, off or requests" : "expected on or off");
 }
 
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    for (std::size_t at; (at = text.find(sep, start)) != std::string::npos; start = at + 1)
-        out.push_back(text.substr(start, at - start));
-    out.push_back(text.substr(start));
-    return out;
-}
-
 void apply_strategy(const std::string& text, kernels::DecodeConfig& d) {
-    auto parts = split(text, ':');
+    auto parts = split_fields(text, ':');
     std::string kind = parts[0] == "spec" ? "speculative" : parts[0];
     auto s = kernels::strategy_from_string(kind);
     if (!s) bad("strategy", text, "expected greedy, topk[:K], beam[:K] or speculative[:L[:G]]");
@@ -64,7 +56,7 @@ void apply_strategy(const std::string& text, kernels::DecodeConfig& d) {
 }
 
 void apply_arrival(const std::string& text, ArrivalSpec& a) {
-    auto parts = split(text, ':');
+    auto parts = split_fields(text, ':');
     if (parts[0] == "poisson" && parts.size() == 2) {
         a = {ArrivalKind::Poisson, to_double("arrival", parts[1]), 1.0, 0};
     } else if (parts[0] == "gamma" && parts.size() == 3) {
@@ -78,8 +70,8 @@ void apply_arrival(const std::string& text, ArrivalSpec& a) {
 
 std::vector<TenantClass> parse_tenants(const std::string& text) {
     std::vector<TenantClass> out;
-    for (const auto& item : split(text, ',')) {
-        auto f = split(item, ':');
+    for (const auto& item : split_fields(text, ',')) {
+        auto f = split_fields(item, ':');
         if (f.size() != 5 || f[0].empty())
             bad("tenants", item, "expected NAME:WEIGHT:SHARE:TTFT_MS:TPOT_MS");
         out.push_back({f[0], to_double("tenants", f[1]), to_double("tenants", f[2]),
