@@ -79,6 +79,8 @@ json guidellm_request(double start, double first, double last, int output_tokens
             {"output_tokens", output_tokens}};
 }
 
+// Arrays are spelled json::array(...): a braced {x} for a json parameter is a copy of
+// x under clang and a one-element array under GCC (nlohmann/json's known pitfall).
 json guidellm_report(json successful, json errored) {
     json bench = {
         {"type_", "generative_benchmark"},
@@ -94,7 +96,7 @@ TEST_F(ClientReports, GuidellmRequestsGiveTtftAndEvenlySpacedTokens) {
     json failed = guidellm_request(kStart + 2, kStart + 2.1, kStart + 2.2, 0);
     failed["info"]["status"] = "errored";
     failed["info"]["error"] = "HTTP 503";
-    std::string path = write("benchmarks.json", guidellm_report(ok, {failed}).dump());
+    std::string path = write("benchmarks.json", guidellm_report(ok, json::array({failed})).dump());
     json stats = run_json("stats", path);
     const json& m = stats["metrics"];
     EXPECT_EQ(m["ttft"]["count"], 2);
@@ -122,7 +124,9 @@ TEST_F(ClientReports, GuidellmOlderFlatLayout) {
                 {"last_token_time", kStart + 0.045},
                 {"end_time", kStart + 0.046},
                 {"time_to_first_token_ms", 25.0}};
-    json stats = run_json("stats", write("old_guidellm.json", guidellm_report({req}, {}).dump()));
+    json stats = run_json(
+        "stats",
+        write("old_guidellm.json", guidellm_report(json::array({req}), json::array()).dump()));
     EXPECT_NEAR(stats["metrics"]["ttft"]["p50"].get<double>(), 25e6, 1e3);
     EXPECT_NEAR(stats["metrics"]["itl"]["p50"].get<double>(), 20e6, 1e3);
 }
