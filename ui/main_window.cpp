@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -284,9 +285,12 @@ void MainWindow::onLoaded(const QList<OpenRun>& runs) {
     const OpenRun current = current_row_ >= 0 ? runs_->run(current_row_) : OpenRun{};
     const int first = runs_->append(runs);
     menus_->recent()->add(active_.paths);
-    showMessage(tr("Opened %1 run(s) from %2")
-                    .arg(runs.size())
-                    .arg(active_.paths.join(QStringLiteral(", "))),
+    QStringList shown;  // "/a/../b" as the user reads it: "/b"
+    for (const QString& path : active_.paths)
+        shown << QDir::toNativeSeparators(QDir::cleanPath(path));
+    const QString from = shown.join(QStringLiteral(", "));
+    showMessage(runs.size() == 1 ? tr("Opened 1 run from %1").arg(from)
+                                 : tr("Opened %1 runs from %2").arg(runs.size()).arg(from),
                 false);
     if (active_.mode == Mode::Compare && runs.size() >= 2) {
         // The first run of each file: a file may hold several runs.

@@ -32,24 +32,16 @@ std::size_t byte_offset_of_column(std::string_view text, std::size_t columns) {
 std::string terminal_safe(std::string_view text) {
     std::string out;
     out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size();) {
-        auto b = static_cast<unsigned char>(text[i]);
+    trace::append_valid_utf8(out, text, [](std::string& o, char c) {
+        auto b = static_cast<unsigned char>(c);
         if (b < 0x20 || b == 0x7F) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\x%02X", b);
-            out += buf;
-            ++i;
-            continue;
+            o += buf;
+        } else {
+            o += c;
         }
-        std::size_t n = trace::utf8_sequence_length(text, i);
-        if (n == 0) {
-            out += trace::kReplacementCharacter;
-            ++i;
-            continue;
-        }
-        out.append(text.substr(i, n));
-        i += n;
-    }
+    });
     return out;
 }
 

@@ -100,13 +100,14 @@ class CallIndex {
 
 }  // namespace
 
-// DESIGN.md says "kernel start minus its API call start"; on a real capture the host
+// A bare "kernel start minus its API call start" misleads: on a real capture the host
 // runs ahead of a busy GPU, so that raw gap measures the queue (a GPU-bound run) rather
-// than a slow launch. Only the part of the wait the stream's own queue does not explain
-// is the CPU's. One call may launch many kernels (a cudaGraphLaunch): only the first of
-// them (by start) waits for the host; the others wait for their predecessors in the
-// graph, so their delay is 0. Measuring each from the one call would grow with its
-// position in the graph and read a CUDA-graph decode as CPU-bound.
+// than a slow launch (docs/attribution.md defines what is measured instead). Only the
+// part of the wait the stream's own queue does not explain is the CPU's. One call may
+// launch many kernels (a cudaGraphLaunch): only the first of them (by start) waits for
+// the host; the others wait for their predecessors in the graph, so their delay is 0.
+// Measuring each from the one call would grow with its position in the graph and read
+// a CUDA-graph decode as CPU-bound.
 std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::StopToken& stop) {
     const Calls traced = traced_calls(run, stop);
     const auto& calls = traced.sorted;

@@ -5,34 +5,21 @@
 namespace tokenscope::exporter {
 
 void append_json_string(std::string& out, std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     out += '"';
-    for (std::size_t i = 0; i < text.size();) {
-        char c = text[i];
+    trace::append_valid_utf8(out, text, [](std::string& o, char c) {
+        static constexpr char kHex[] = "0123456789abcdef";
         auto u = static_cast<unsigned char>(c);
-        if (u >= 0x80) {
-            std::size_t n = trace::utf8_sequence_length(text, i);
-            if (n == 0) {
-                out += trace::kReplacementCharacter;
-                ++i;
-            } else {
-                out.append(text, i, n);
-                i += n;
-            }
-            continue;
-        }
         if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
+            o += '\\';
+            o += c;
         } else if (u < 0x20) {
-            out += "\\u00";
-            out += kHex[u >> 4];
-            out += kHex[u & 15];
+            o += "\\u00";
+            o += kHex[u >> 4];
+            o += kHex[u & 15];
         } else {
-            out += c;
+            o += c;
         }
-        ++i;
-    }
+    });
     out += '"';
 }
 

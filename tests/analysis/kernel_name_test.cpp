@@ -10,6 +10,7 @@
 #include <string>
 
 #include "import/open_any.h"
+#include "support/fixtures.h"
 
 using tokenscope::analysis::short_kernel_name;
 
@@ -64,6 +65,7 @@ const Case kCases[] = {
 }  // namespace
 
 TEST(KernelName, RealDemangledNamesFromTheFixtures) {
+    for (const Case& c : kCases) TOKENSCOPE_NEED_FIXTURE(c.file);
     for (const Case& c : kCases) {
         const auto names = fixture_kernels(c.file);
         EXPECT_TRUE(names.count(c.full)) << c.file << " has no kernel " << c.full;
@@ -72,9 +74,11 @@ TEST(KernelName, RealDemangledNamesFromTheFixtures) {
 }
 
 TEST(KernelName, EveryFixtureKernelShortensToABareIdentifier) {
-    for (const char* file :
-         {"kineto/hta_v100_ns_resolution_rank0.json.gz", "kineto/hta_inference_rank_1.json.gz",
-          "nsys/pipit_a100x4_cloverleaf.sqlite"}) {
+    const char* const files[] = {"kineto/hta_v100_ns_resolution_rank0.json.gz",
+                                 "kineto/hta_inference_rank_1.json.gz",
+                                 "nsys/pipit_a100x4_cloverleaf.sqlite"};
+    for (const char* file : files) TOKENSCOPE_NEED_FIXTURE(file);
+    for (const char* file : files) {
         const auto names = fixture_kernels(file);
         ASSERT_FALSE(names.empty()) << file;
         for (const auto& full : names) {

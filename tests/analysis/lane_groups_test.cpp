@@ -8,6 +8,7 @@
 
 #include "analysis/lane_groups.h"
 #include "import/open_any.h"
+#include "support/fixtures.h"
 
 namespace tokenscope::analysis {
 namespace {
@@ -51,6 +52,7 @@ std::int64_t sql_count(sqlite3* db, const std::string& sql) {
 }
 
 TEST(LaneGroups, CloverLeafExportGroupsByGpuWithSqlCounts) {
+    TOKENSCOPE_NEED_FIXTURE("nsys/pipit_a100x4_cloverleaf.sqlite");
     const std::string path =
         std::string(TOKENSCOPE_FIXTURES_DIR) + "/nsys/pipit_a100x4_cloverleaf.sqlite";
     auto runs = import::open_any(path);

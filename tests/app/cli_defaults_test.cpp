@@ -18,6 +18,7 @@
 #include "cli_process.h"
 #include "hand_made_run.h"
 #include "store/store_writer.h"
+#include "support/fixtures.h"
 #include "trace/run_data.h"
 #include "trace/utf8.h"
 
@@ -73,6 +74,7 @@ TEST_F(CliDefaults, ShapeTooBigForTheCpuBackendIsAUsageError) {
 // The HTA V100 trace has a handful of ProfilerStep iterations: 16-step windows
 // would give one column.
 TEST_F(CliDefaults, ForeignTraceHeatmapHasAtLeastEightWindows) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
     Result r = cli(std::string("heatmap ") + TOKENSCOPE_FIXTURES_DIR +
                    "/kineto/hta_v100_ns_resolution_rank0.json.gz --json --progress none");
     ASSERT_EQ(r.status, 0) << r.err;

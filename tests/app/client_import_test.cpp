@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_process.h"
+#include "client_files_test.h"
 
 namespace {
 
@@ -37,36 +37,9 @@ double percentile(std::vector<double> v, double p) {
     return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
 }
 
-class ClientImport : public ::testing::Test {
+class ClientImport : public tokenscope::test::ClientFilesTest {
   protected:
-    static void SetUpTestSuite() {
-        dir_ = fs::temp_directory_path() / ("tokenscope_client_test_" + std::to_string(getpid()));
-        fs::create_directories(dir_);
-    }
-    // TOKENSCOPE_KEEP_TEST_FILES keeps the files: the fuzz seeds of tests/fuzz/seeds are them.
-    static void TearDownTestSuite() {
-        if (std::getenv("TOKENSCOPE_KEEP_TEST_FILES") == nullptr) fs::remove_all(dir_);
-    }
-
-    static std::string write(const std::string& name, const std::string& text) {
-        std::string path = (dir_ / name).string();
-        std::ofstream(path, std::ios::binary) << text;
-        return path;
-    }
-    static Result cli(const std::string& args) { return tokenscope::test::run_cli(args); }
-    // The first run of `stats FILE --json` / `info FILE --json`.
-    static json run_json(const std::string& command, const std::string& path) {
-        Result r = cli(command + " " + path + " --json --progress none");
-        EXPECT_EQ(r.status, 0) << path << ": " << r.err;
-        json j = json::parse(r.out, nullptr, false);
-        if (j.is_discarded() || !j.contains("runs") || j["runs"].empty()) return json::object();
-        return j["runs"][0];
-    }
-    static const json* diagnostic(const json& info, const std::string& name) {
-        for (const auto& d : info["diagnostics"])
-            if (d["name"] == name) return &d;
-        return nullptr;
-    }
+    static void SetUpTestSuite() { make_dir("tokenscope_client_test_"); }
     // A bad file: exit status 1 and one line on stderr naming the file.
     static std::string refused(const std::string& path) {
         Result r = cli("stats " + path + " --json --progress none");
@@ -85,11 +58,7 @@ class ClientImport : public ::testing::Test {
         for (auto [key, p] : {std::pair{"p50", 50.0}, {"p90", 90.0}, {"p99", 99.0}})
             EXPECT_NEAR(d[key].get<double>(), percentile(ns, p), 1.0) << key;
     }
-
-    static fs::path dir_;
 };
-
-fs::path ClientImport::dir_;
 
 constexpr std::int64_t kEpoch = 1'759'813'207'532'900'363;  // an AIPerf request_start_ns
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <tuple>
 
-#include "cli_process.h"
+#include "client_files_test.h"
 
 namespace {
 
@@ -26,40 +26,10 @@ using nlohmann::json;
 
 using Result = tokenscope::test::CliResult;
 
-class ClientReports : public ::testing::Test {
+class ClientReports : public tokenscope::test::ClientFilesTest {
   protected:
-    static void SetUpTestSuite() {
-        dir_ = fs::temp_directory_path() / ("tokenscope_reports_test_" + std::to_string(getpid()));
-        fs::create_directories(dir_);
-    }
-    // TOKENSCOPE_KEEP_TEST_FILES keeps the files: the fuzz seeds of tests/fuzz/seeds are them.
-    static void TearDownTestSuite() {
-        if (std::getenv("TOKENSCOPE_KEEP_TEST_FILES") == nullptr) fs::remove_all(dir_);
-    }
-
-    static std::string write(const std::string& name, const std::string& text) {
-        std::string path = (dir_ / name).string();
-        std::ofstream(path, std::ios::binary) << text;
-        return path;
-    }
-    static Result cli(const std::string& args) { return tokenscope::test::run_cli(args); }
-    static json run_json(const std::string& command, const std::string& path) {
-        Result r = cli(command + " " + path + " --json --progress none");
-        EXPECT_EQ(r.status, 0) << path << ": " << r.err;
-        json j = json::parse(r.out, nullptr, false);
-        if (j.is_discarded() || !j.contains("runs") || j["runs"].empty()) return json::object();
-        return j["runs"][0];
-    }
-    static const json* diagnostic(const json& info, const std::string& name) {
-        for (const auto& d : info["diagnostics"])
-            if (d["name"] == name) return &d;
-        return nullptr;
-    }
-
-    static fs::path dir_;
+    static void SetUpTestSuite() { make_dir("tokenscope_reports_test_"); }
 };
-
-fs::path ClientReports::dir_;
 
 constexpr double kStart = 1'759'813'207.25;  // Unix seconds, as guidellm writes them
 

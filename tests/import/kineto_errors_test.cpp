@@ -7,6 +7,7 @@
 #include "import/import_error.h"
 #include "import/kineto/kineto_importer.h"
 #include "kineto_test_util.h"
+#include "support/fixtures.h"
 
 namespace {
 
@@ -46,6 +47,7 @@ TEST(KinetoErrors, MissingFile) {
 }
 
 TEST(KinetoErrors, TruncatedGzip) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
     std::string gz = fixture_bytes();
     ASSERT_GT(gz.size(), 100000u);
     expect_error(kineto_test::write_file("cut.json.gz", gz.substr(0, gz.size() / 2)),

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "import/kineto/kineto_importer.h"
+#include "support/fixtures.h"
 
 namespace {
 
@@ -105,6 +106,7 @@ KinetoImport import_fixture(const std::string& name) {
 }
 
 TEST(KinetoFixtures, V100MatchesReadmeAndIndependentRead) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
     const std::string name = "hta_v100_ns_resolution_rank0.json.gz";
     KinetoImport imp = import_fixture(name);
     Imported got = summarize(imp);
@@ -132,6 +134,7 @@ TEST(KinetoFixtures, V100MatchesReadmeAndIndependentRead) {
 }
 
 TEST(KinetoFixtures, V100TimesAreExactNanoseconds) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
     KinetoImport imp = import_fixture("hta_v100_ns_resolution_rank0.json.gz");
     // First kernel in the file: "ts": 1712195495505582.988, "dur": 4.928, grid [4,106,1].
     auto it = std::find_if(imp.run.activities.begin(), imp.run.activities.end(), [](const auto& a) {
@@ -151,6 +154,7 @@ TEST(KinetoFixtures, V100TimesAreExactNanoseconds) {
 }
 
 TEST(KinetoFixtures, V100RunInfoAndGpu) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
     KinetoImport imp = import_fixture("hta_v100_ns_resolution_rank0.json.gz");
     const auto& info = imp.run.info;
     EXPECT_EQ(info.source, tokenscope::trace::Source::Kineto);
@@ -176,6 +180,7 @@ TEST(KinetoFixtures, V100RunInfoAndGpu) {
 }
 
 TEST(KinetoFixtures, InferenceRank1) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_inference_rank_1.json.gz");
     const std::string name = "hta_inference_rank_1.json.gz";
     KinetoImport imp = import_fixture(name);
     Imported got = summarize(imp);
@@ -195,6 +200,7 @@ TEST(KinetoFixtures, InferenceRank1) {
 }
 
 TEST(KinetoFixtures, A100CuptiProfilerKeepsUnknownCategories) {
+    TOKENSCOPE_NEED_FIXTURE("kineto/hta_a100_cupti_profiler.json.gz");
     const std::string name = "hta_a100_cupti_profiler.json.gz";
     KinetoImport imp = import_fixture(name);
     Imported got = summarize(imp);

@@ -13,6 +13,7 @@
 #include "analysis/heatmap.h"
 #include "hand_run.h"
 
+#include "support/fixtures.h"
 #include "support/test_settings.h"
 #include "ui/heatmap_controls.h"
 #include "ui/heatmap_tab.h"
@@ -191,6 +192,7 @@ class HeatmapTabTest : public QObject {
     // windows would give one cell. It opens with kernel rows over time windows
     // giving at least 8 columns.
     void foreignTraceOpensWithKernelRowsAndEightWindows() {
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
         QSettings().clear();
         auto runs = ui::RunLoader::load(
             std::string(TOKENSCOPE_FIXTURES_DIR) + "/kineto/hta_v100_ns_resolution_rank0.json.gz",

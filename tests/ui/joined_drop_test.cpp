@@ -19,6 +19,7 @@
 #include "analysis/slow_tokens.h"
 #include "hand_run.h"
 #include "store/store_writer.h"
+#include "support/fixtures.h"
 #include "ui/breakdown_tab.h"
 #include "ui/drop_plan.h"
 #include "ui/main_window.h"
@@ -38,7 +39,7 @@ namespace {
 constexpr std::int64_t kEpoch = 1'759'813'207'000'000'000;  // the client's clock at server 0
 
 QString fixture(const char* name) {
-    return QStringLiteral(TOKENSCOPE_FIXTURES_DIR "/") + QString::fromLatin1(name);
+    return QString::fromStdString(test::fixture_path(name));
 }
 
 std::string ms(std::int64_t ns) {
@@ -134,6 +135,10 @@ class JoinedDropTest : public QObject {
     }
 
     void rolesComeFromContent() {
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
+        TOKENSCOPE_QT_NEED_FIXTURE("nsys/pipit_a100x4_cloverleaf.sqlite");
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_inference_rank_1.json.gz");
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_a100_cupti_profiler.json.gz");
         QCOMPARE(Plan::role_of(client_), Plan::Role::Client);
         QCOMPARE(Plan::role_of(server_), Plan::Role::Store);
         QCOMPARE(Plan::role_of(garbage_), Plan::Role::Unknown);
@@ -150,6 +155,7 @@ class JoinedDropTest : public QObject {
     }
 
     void clientWithATraceIsAJoinInEitherOrder() {
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
         const QString v100 = fixture("kineto/hta_v100_ns_resolution_rank0.json.gz");
         for (const QStringList& drop : {QStringList{client_, v100}, QStringList{v100, client_}}) {
             const Plan plan = Plan::decide(drop);
@@ -166,6 +172,10 @@ class JoinedDropTest : public QObject {
     }
 
     void tracesOfDistinctRanksMerge() {
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_v100_ns_resolution_rank0.json.gz");
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_inference_rank_1.json.gz");
+        TOKENSCOPE_QT_NEED_FIXTURE("kineto/hta_a100_cupti_profiler.json.gz");
+        TOKENSCOPE_QT_NEED_FIXTURE("nsys/pipit_a100x4_cloverleaf.sqlite");
         const QString r1 = fixture("kineto/hta_inference_rank_1.json.gz");
         const QString r0 = fixture("kineto/hta_v100_ns_resolution_rank0.json.gz");
         QCOMPARE(Plan::decide({r1, r0}).action(), Plan::Action::Merge);

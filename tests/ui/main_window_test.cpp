@@ -89,13 +89,15 @@ class MainWindowTest : public QObject {
         ui::MainWindow window;
         window.resize(1400, 800);
         QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
-        window.openFiles({path});
+        // A path as a shell or a script may spell it: the status bar names the file plainly.
+        window.openFiles({dir_.path() + QStringLiteral("/./one.tokenscope")});
         QTRY_COMPARE(opened.count(), 1);
         QCOMPARE(window.runList()->rowCount(), 1);
         QVERIFY(window.runList()
                     ->data(window.runList()->index(0))
                     .toString()
                     .contains(QStringLiteral("first run")));
+        QCOMPARE(window.lastMessage(), QStringLiteral("Opened 1 run from ") + path);
         QCOMPARE(window.timelineTab()->view()->laneRowCount(), 4);
         QCOMPARE(window.timelineTab()->view()->run().data->activities.size(), std::size_t(5));
         QVERIFY(!window.busy());
@@ -147,6 +149,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(window.compareTab()->runB().name(), QStringLiteral("run B"));
         QCOMPARE(window.tabs()->currentWidget(), window.compareTab());
         QCOMPARE(window.runListView()->selectionModel()->selectedRows().size(), 2);
+        QCOMPARE(window.lastMessage(), QStringLiteral("Opened 2 runs from %1, %2").arg(a, b));
     }
 
     void droppingABadFileReportsItAndKeepsRuns() {

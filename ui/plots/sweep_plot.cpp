@@ -45,6 +45,22 @@ QCPGraph* scatter(QCustomPlot* plot, const QVector<double>& x, const QVector<dou
     return g;
 }
 
+// The knee's marker, as the Pareto and knee plots both draw it; fy scales y to the axis.
+QCPGraph* knee_marker(QCustomPlot* plot, const analysis::SweepCurve& c, double fy) {
+    return scatter(plot, {c.x[*c.knee]}, {c.y[*c.knee] * fy}, QColor(200, 30, 30),
+                   QCPScatterStyle::ssStar, 16, false);
+}
+
+// Axes named after the curve, the legend top left, the data in view, the title.
+void finish_curve(QCustomPlot* plot, const analysis::SweepCurve& c, const QString& title) {
+    plot->xAxis->setLabel(label(c.x_name));
+    plot->yAxis->setLabel(label(c.y_name));
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot->rescaleAxes();
+    add_title(plot, title);
+}
+
 }  // namespace
 
 SweepPlot::Grid SweepPlot::gridOf(const std::vector<analysis::SweepPointSummary>& points,
@@ -142,16 +158,8 @@ void SweepPlot::drawPareto(QCustomPlot* plot, const analysis::SweepCurve& c, con
                          .arg(c.fit.c * fy, 0, 'g', 4)
                          .arg(c.fit.r2, 0, 'f', 4));
     }
-    if (c.knee)
-        scatter(plot, {c.x[*c.knee]}, {c.y[*c.knee] * fy}, QColor(200, 30, 30),
-                QCPScatterStyle::ssStar, 16, false)
-            ->setName(QStringLiteral("knee"));
-    plot->xAxis->setLabel(label(c.x_name));
-    plot->yAxis->setLabel(label(c.y_name));
-    plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot->rescaleAxes();
-    add_title(plot, title);
+    if (c.knee) knee_marker(plot, c, fy)->setName(QStringLiteral("knee"));
+    finish_curve(plot, c, title);
 }
 
 void SweepPlot::drawKnee(QCustomPlot* plot, const analysis::SweepCurve& c, const QString& title) {
@@ -167,17 +175,11 @@ void SweepPlot::drawKnee(QCustomPlot* plot, const analysis::SweepCurve& c, const
         chord->setName(QStringLiteral("chord"));
     }
     if (c.knee)
-        scatter(plot, {c.x[*c.knee]}, {c.y[*c.knee] * fy}, QColor(200, 30, 30),
-                QCPScatterStyle::ssStar, 16, false)
+        knee_marker(plot, c, fy)
             ->setName(QStringLiteral("knee at %1 = %2")
                           .arg(QString::fromStdString(c.x_name))
                           .arg(c.x[*c.knee]));
-    plot->xAxis->setLabel(label(c.x_name));
-    plot->yAxis->setLabel(label(c.y_name));
-    plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot->rescaleAxes();
-    add_title(plot, title);
+    finish_curve(plot, c, title);
 }
 
 void SweepPlot::drawStrategies(QCustomPlot* plot, const std::vector<analysis::StrategyRow>& rows,
