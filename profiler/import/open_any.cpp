@@ -28,16 +28,16 @@ trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base
 
 std::vector<trace::RunData> read_store(const std::string& path, const trace::ProgressFn& progress) {
     store::StoreReader reader(path);
-    auto runs = reader.runs();
-    if (runs.empty())
+    const auto ids = reader.run_ids();
+    if (ids.empty())
         throw store::StoreError(path,
                                 "an empty Tokenscope file: the schema is there but it holds no "
                                 "run (nothing was ever written to it)");
     std::vector<trace::RunData> out;
-    auto n = static_cast<std::int64_t>(runs.size());
+    auto n = static_cast<std::int64_t>(ids.size());
     for (std::int64_t i = 0; i < n; ++i) {
         auto p = sub_progress(progress, i * kShare, kShare, n * kShare);
-        out.push_back(reader.load_run(runs[static_cast<std::size_t>(i)].info.id, p));
+        out.push_back(reader.load_run(ids[static_cast<std::size_t>(i)], p));
     }
     return out;
 }

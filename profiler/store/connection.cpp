@@ -11,18 +11,26 @@ namespace tokenscope::store::detail {
 
 Connection::Connection(const std::string& path, bool read_only, std::vector<std::string> checked)
     : path_(path) {
-    int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    open(read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+    if (read_only) guard_untrusted(checked);
+}
+
+Connection::Connection(const std::string& path, AlreadyChecked) : path_(path) {
+    open(SQLITE_OPEN_READONLY);
+    UntrustedSqlite::harden(db_);
+}
+
+void Connection::open(int flags) {
+    int rc = sqlite3_open_v2(path_.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close_v2(db_);
         db_ = nullptr;
-        throw StoreError(path, "cannot open: " + msg);
+        throw StoreError(path_, "cannot open: " + msg);
     }
     sqlite3_extended_result_codes(db_, 1);
     // A capture writer holds the write lock only briefly per commit; wait rather than fail.
     sqlite3_busy_timeout(db_, 5000);
-    if (read_only) guard_untrusted(checked);
 }
 
 // Whatever is opened read-only may come from someone else (docs/hostile-input.md). Only a file

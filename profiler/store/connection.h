@@ -14,6 +14,10 @@ class Connection {
     // A read-only connection checks the file as one from elsewhere (UntrustedSqlite);
     // `checked` names the only tables its caller reads, so only those are walked.
     Connection(const std::string& path, bool read_only, std::vector<std::string> checked = {});
+    // A second read-only connection to a file a first one of this process has just
+    // checked (the reader's launch thread): hardened alike, not walked again.
+    struct AlreadyChecked {};
+    Connection(const std::string& path, AlreadyChecked);
     ~Connection();
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -45,6 +49,7 @@ class Connection {
     [[noreturn]] void fail(std::string_view what) const;
 
   private:
+    void open(int flags);
     void guard_untrusted(const std::vector<std::string>& checked);
 
     std::string path_;

@@ -9,6 +9,7 @@
 #include "activity_codec.h"
 #include "connection.h"
 #include "file_probe.h"
+#include "launch_read.h"
 #include "row_reader.h"
 #include "schema.h"
 #include "statement.h"
@@ -143,17 +144,6 @@ void read_plain_rows(const Connection& conn, std::int64_t run_id, trace::RunData
     while (diags.step()) run.diagnostics.push_back(rows.diagnostic(diags));
 }
 
-void read_launches(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
-    detail::RowReader rows(conn);
-    Statement st(conn,
-                 "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
-                 "shared_bytes, registers FROM kernel_launch WHERE run_id = ?1 "
-                 "ORDER BY correlation");
-    st.bind_int(1, run_id);
-    while (st.step()) run.launches.add(rows.launch(st));
-    run.launches.finish();  // already in order: only releases the interning map
-}
-
 void read_graphs(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
     Statement st(conn,
                  "SELECT lane, start_ns, graph_id, node_id FROM graph_activity WHERE run_id = ?1 "
@@ -269,6 +259,14 @@ void StoreReader::migrate_or_read_as_is() {
     schema_version_ = detail::check_identity(*conn_);
 }
 
+std::vector<std::int64_t> StoreReader::run_ids() const {
+    ReadSnapshot snapshot(*conn_);
+    Statement st(*conn_, "SELECT id FROM run ORDER BY id");
+    std::vector<std::int64_t> out;
+    while (st.step()) out.push_back(st.int64(0));
+    return out;
+}
+
 std::vector<RunSummary> StoreReader::runs() const {
     ReadSnapshot snapshot(*conn_);
     std::string sql =
@@ -323,11 +321,14 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
         if (progress && !progress(done, total)) throw trace::Cancelled();
     };
     advance(0);
+    // The launch rows are read beside the rest, on a connection of their own.
+    std::optional<detail::LaunchRead> launches;
+    if (has_launches_) launches.emplace(open_path_, run_id);
     read_lanes_and_strings(*conn_, run_id, run);
     reserve_activities(run.activities, activities);
     read_activities(*conn_, run_id, run, advance);
     read_plain_rows(*conn_, run_id, run, advance);
-    if (has_launches_) read_launches(*conn_, run_id, run);
+    if (launches) run.launches = launches->take();
     if (has_graphs_) read_graphs(*conn_, run_id, run);
     add_incomplete_diagnostic(run);
     return run;
