@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 #include "progress.h"
@@ -22,9 +23,11 @@ class StopToken {
   public:
     StopToken() = default;
 
-    // A token that stops once `poll` returns true, asked at every check on the thread
-    // doing the work. It adapts other sources of cancellation (a ProgressFn, a
-    // deadline) and lets tests stop work at an exact check, without sleeps.
+    // A token that stops once `poll` returns true, asked at every check. It adapts
+    // other sources of cancellation (a ProgressFn, a deadline) and lets tests stop work
+    // at an exact check, without sleeps. Work that checks from several threads at once
+    // (analyse_run) shares the token, so its polls are serialised: `poll` need not be
+    // thread-safe, and once one poll says "stop" no later poll is asked.
     static StopToken polling(std::function<bool()> poll) {
         StopToken t(std::make_shared<State>());
         t.state_->poll = std::move(poll);
@@ -36,7 +39,10 @@ class StopToken {
     bool stop_requested() const {
         if (!state_) return false;
         if (state_->stopped.load(std::memory_order_acquire)) return true;
-        if (!state_->poll || !state_->poll()) return false;
+        if (!state_->poll) return false;
+        const std::lock_guard lock(state_->poll_mutex);
+        if (state_->stopped.load(std::memory_order_relaxed)) return true;
+        if (!state_->poll()) return false;
         state_->stopped.store(true, std::memory_order_release);
         return true;
     }
@@ -51,6 +57,7 @@ class StopToken {
     struct State {
         std::atomic<bool> stopped{false};
         std::function<bool()> poll;
+        std::mutex poll_mutex;
     };
     explicit StopToken(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
