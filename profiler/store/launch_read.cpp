@@ -2,14 +2,19 @@
 
 #include <sqlite3.h>
 
+#include <string>
+#include <vector>
+
 #include "connection.h"
+#include "launch_codec.h"
 #include "row_reader.h"
 #include "statement.h"
+#include "store_error.h"
 
 namespace tokenscope::store::detail {
 
-LaunchRead::LaunchRead(const std::string& path, std::int64_t run_id)
-    : conn_(std::make_unique<Connection>(path, Connection::AlreadyChecked{})) {
+LaunchRead::LaunchRead(const std::string& path, std::int64_t run_id, Tables tables)
+    : tables_(tables), conn_(std::make_unique<Connection>(path, Connection::AlreadyChecked{})) {
     conn_->exec("PRAGMA mmap_size = 17179869184");
     thread_ = std::thread([this, run_id] { run(run_id); });
 }
@@ -29,17 +34,56 @@ trace::LaunchTable LaunchRead::take() {
 
 void LaunchRead::run(std::int64_t run_id) noexcept {
     try {
-        RowReader rows(*conn_);
-        Statement st(*conn_,
-                     "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
-                     "shared_bytes, registers FROM kernel_launch WHERE run_id = ?1 "
-                     "ORDER BY correlation");
-        st.bind_int(1, run_id);
-        while (st.step()) table_.add(rows.launch(st));
-        table_.finish();  // already in order: only releases the interning map
+        if (tables_.rows) read_rows(run_id);
+        if (tables_.chunks) read_chunks(run_id);
+        table_.finish();  // drops repeated correlations, keeping the first written
     } catch (...) {
         error_ = std::current_exception();
     }
+}
+
+void LaunchRead::read_rows(std::int64_t run_id) {
+    RowReader rows(*conn_);
+    Statement st(*conn_,
+                 "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
+                 "shared_bytes, registers FROM kernel_launch WHERE run_id = ?1 "
+                 "ORDER BY correlation");
+    st.bind_int(1, run_id);
+    while (st.step()) table_.add(rows.launch(st));
+}
+
+void LaunchRead::read_chunks(std::int64_t run_id) {
+    // The table's index of each launch_config id; the writer numbers them 0, 1, ...
+    std::vector<std::uint32_t> configs;
+    {
+        RowReader rows(*conn_);
+        Statement st(*conn_,
+                     "SELECT id, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
+                     "shared_bytes, registers FROM launch_config WHERE run_id = ?1 ORDER BY id");
+        st.bind_int(1, run_id);
+        while (st.step()) {
+            const trace::KernelLaunch config = rows.launch_config(st);
+            if (config.correlation != configs.size())
+                throw StoreError(conn_->path(),
+                                 "corrupt file: the launch_config ids of run " +
+                                     std::to_string(run_id) + " are not 0, 1, 2, ... (id " +
+                                     std::to_string(config.correlation) + " at position " +
+                                     std::to_string(configs.size()) + ")");
+            configs.push_back(table_.add_config(config));
+        }
+    }
+    {
+        // Bounded by what the blobs can hold: a hostile count reserves nothing.
+        Statement st(*conn_,
+                     "SELECT coalesce(sum(max(0, min(count, length(data) / 8))), 0) FROM "
+                     "launch_chunk WHERE run_id = ?1");
+        st.bind_int(1, run_id);
+        if (st.step()) table_.reserve(table_.size() + static_cast<std::size_t>(st.int64(0)));
+    }
+    Statement st(*conn_, "SELECT id, count, data FROM launch_chunk WHERE run_id = ?1 ORDER BY id");
+    st.bind_int(1, run_id);
+    while (st.step())
+        decode_launches(st.blob(2), st.int64(1), configs, table_, conn_->path(), st.int64(0));
 }
 
 }  // namespace tokenscope::store::detail

@@ -13,13 +13,19 @@ namespace tokenscope::store::detail {
 class Connection;
 
 // Reads one run's kernel launch facts on a thread of its own, over a second
-// connection, while StoreReader::load_run reads the activities. The launch table has
-// a row per kernel: on the 10 M-activity bench run its 5 million rows took as long
-// to read as everything else the load does.
+// connection, while StoreReader::load_run reads the activities: the chunks of schema 8
+// and the kernel_launch rows of an older file read as it is (one row per kernel: on
+// the 10 M-activity bench run its 5 million rows took as long to read as everything
+// else the load does).
 class LaunchRead {
   public:
+    // Which of the two forms the file has (schema.h: has_launch_table, has_launch_chunks).
+    struct Tables {
+        bool rows = false;
+        bool chunks = false;
+    };
     // Starts at once. `path`: the file the reader's own connection has checked.
-    LaunchRead(const std::string& path, std::int64_t run_id);
+    LaunchRead(const std::string& path, std::int64_t run_id, Tables tables);
     // Stops a read still under way (the load failed or was cancelled) and waits.
     ~LaunchRead();
     LaunchRead(const LaunchRead&) = delete;
@@ -30,7 +36,10 @@ class LaunchRead {
 
   private:
     void run(std::int64_t run_id) noexcept;
+    void read_rows(std::int64_t run_id);
+    void read_chunks(std::int64_t run_id);
 
+    Tables tables_;
     std::unique_ptr<Connection> conn_;
     trace::LaunchTable table_;
     std::exception_ptr error_;

@@ -36,9 +36,9 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
       request_(conn, "INSERT INTO request VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       counter_(conn, "INSERT INTO counter_sample VALUES (?1, ?2, ?3, ?4)"),
       diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)"),
-      launch_(conn,
-              "INSERT OR IGNORE INTO kernel_launch VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-              "?10)"),
+      launch_config_(conn,
+                     "INSERT INTO launch_config VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+      launch_chunk_(conn, "INSERT INTO launch_chunk VALUES (NULL, ?1, ?2, ?3)"),
       graph_(conn, "INSERT OR IGNORE INTO graph_activity VALUES (?1, ?2, ?3, ?4, ?5)") {}
 
 std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInfo& info) {
@@ -52,8 +52,9 @@ std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInf
 }
 
 void RowInserter::delete_run(const Connection& conn, std::int64_t run_id) {
-    for (const char* table : {"lane", "string", "activity_chunk", "step", "request",
-                              "counter_sample", "diagnostic", "kernel_launch", "graph_activity"}) {
+    for (const char* table :
+         {"lane", "string", "activity_chunk", "step", "request", "counter_sample", "diagnostic",
+          "kernel_launch", "launch_config", "launch_chunk", "graph_activity"}) {
         std::string sql = std::string("DELETE FROM ") + table + " WHERE run_id = ?1";
         Statement(conn, sql.c_str()).bind_int(1, run_id).run();
     }
@@ -115,13 +116,17 @@ void RowInserter::diagnostic(const trace::Diagnostic& d) {
     diagnostic_.bind_text(5, d.text).run();
 }
 
-void RowInserter::launch(const trace::KernelLaunch& l) {
-    launch_.bind_int(1, run_id_).bind_int(2, l.correlation);
+void RowInserter::launch_config(std::uint32_t id, const trace::KernelLaunch& c) {
+    launch_config_.bind_int(1, run_id_).bind_int(2, id);
     for (int i = 0; i < 3; ++i) {
-        launch_.bind_int(3 + i, l.grid[static_cast<std::size_t>(i)]);
-        launch_.bind_int(6 + i, l.block[static_cast<std::size_t>(i)]);
+        launch_config_.bind_int(3 + i, c.grid[static_cast<std::size_t>(i)]);
+        launch_config_.bind_int(6 + i, c.block[static_cast<std::size_t>(i)]);
     }
-    launch_.bind_int(9, l.shared_bytes).bind_int(10, l.registers_per_thread).run();
+    launch_config_.bind_int(9, c.shared_bytes).bind_int(10, c.registers_per_thread).run();
+}
+
+void RowInserter::launch_chunk(std::int64_t count, std::span<const std::uint8_t> data) {
+    launch_chunk_.bind_int(1, run_id_).bind_int(2, count).bind_blob(3, data).run();
 }
 
 void RowInserter::graph(const trace::GraphActivity& g) {

@@ -38,15 +38,18 @@ class RowInserter {
     void request(const trace::Request& request);
     void counter(const trace::CounterSample& sample);
     void diagnostic(const trace::Diagnostic& diagnostic);
-    // A repeated correlation keeps its first launch, as LaunchTable::finish does.
-    void launch(const trace::KernelLaunch& launch);
+    // Configuration `id` of the run's launches (its correlation is not stored).
+    void launch_config(std::uint32_t id, const trace::KernelLaunch& config);
+    // A chunk of `count` launches, launch_codec.h's encoding.
+    void launch_chunk(std::int64_t count, std::span<const std::uint8_t> data);
     // A repeated (lane, start) keeps its first node, as GraphTable::finish does.
     void graph(const trace::GraphActivity& graph);
 
   private:
     const Connection& conn_;
     std::int64_t run_id_;
-    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_, launch_, graph_;
+    Statement lane_, string_, chunk_, step_, request_, counter_, diagnostic_, launch_config_,
+        launch_chunk_, graph_;
 };
 
 }  // namespace tokenscope::store::detail

@@ -106,16 +106,25 @@ trace::Diagnostic RowReader::diagnostic(const Statement& st) const {
 }
 
 trace::KernelLaunch RowReader::launch(const Statement& st) const {
+    return launch_columns(st, "kernel_launch", "correlation");
+}
+
+trace::KernelLaunch RowReader::launch_config(const Statement& st) const {
+    return launch_columns(st, "launch_config", "id");
+}
+
+trace::KernelLaunch RowReader::launch_columns(const Statement& st, const char* table,
+                                              const char* key) const {
     auto field = [&](int col, std::int64_t max, const char* name) {
         std::int64_t v = st.int64(col);
         if (v < 0 || v > max)
             throw StoreError(conn_.path(), "corrupt file: value " + std::to_string(v) +
-                                               " out of range in column kernel_launch." + name);
+                                               " out of range in column " + table + "." + name);
         return v;
     };
     constexpr std::int64_t k32 = 0xffffffffLL;
     trace::KernelLaunch l;
-    l.correlation = static_cast<std::uint32_t>(field(0, k32, "correlation"));
+    l.correlation = static_cast<std::uint32_t>(field(0, k32, key));
     static constexpr const char* kDims[] = {"grid_x",  "grid_y",  "grid_z",
                                             "block_x", "block_y", "block_z"};
     for (std::size_t i = 0; i < 3; ++i) {

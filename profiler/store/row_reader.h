@@ -41,8 +41,12 @@ class RowReader {
     // Columns: correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z,
     // shared_bytes, registers. Values outside their field's range are corrupt.
     trace::KernelLaunch launch(const Statement& st) const;
+    // Columns: id (read into correlation), then launch()'s grid to registers.
+    trace::KernelLaunch launch_config(const Statement& st) const;
 
   private:
+    trace::KernelLaunch launch_columns(const Statement& st, const char* table,
+                                       const char* key) const;
     template <typename E>
     E parse(std::optional<E> value, std::string_view text, const char* column) const;
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "connection.h"
+#include "launch_rows.h"
 #include "store_error.h"
 
 namespace tokenscope::store::detail {
@@ -182,6 +183,33 @@ CREATE TABLE graph_activity (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 7 -> 8: kernel launch facts as configurations and chunks (launch_codec.h):
+// 8 bytes a launch instead of a row of ten integers. The migration moves the launch
+// rows of older runs into chunks (launch_rows.h); kernel_launch stays, empty, so a
+// file read as it is and a migrated one are read by one path.
+constexpr const char* kMigrate7To8 = R"sql(
+CREATE TABLE launch_config (
+    run_id INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    grid_x INTEGER NOT NULL,
+    grid_y INTEGER NOT NULL,
+    grid_z INTEGER NOT NULL,
+    block_x INTEGER NOT NULL,
+    block_y INTEGER NOT NULL,
+    block_z INTEGER NOT NULL,
+    shared_bytes INTEGER NOT NULL,
+    registers INTEGER NOT NULL,
+    PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+CREATE TABLE launch_chunk (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX launch_chunk_by_run ON launch_chunk (run_id, id);
+)sql";
+
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
                       "') WHERE name = '" + column + "'";
@@ -210,6 +238,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate4To5);
         conn.exec(kMigrate5To6);
         conn.exec(kMigrate6To7);
+        conn.exec(kMigrate7To8);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -242,6 +271,11 @@ void migrate(const Connection& conn) {
         if (version == 6) {
             if (!has_graph_table(conn)) conn.exec(kMigrate6To7);
             version = 7;
+        }
+        if (version == 7) {
+            if (!has_launch_chunks(conn)) conn.exec(kMigrate7To8);
+            move_launch_rows_to_chunks(conn);
+            version = 8;
         }
         stamp(conn, version);
     });
@@ -280,6 +314,12 @@ bool has_launch_table(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                "name = 'kernel_launch'") > 0;
+}
+
+bool has_launch_chunks(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'launch_chunk'") > 0;
 }
 
 int check_identity(const Connection& conn) {

@@ -11,8 +11,9 @@ inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // counter_sample table, step.floor_ns and run.clock; version 2 lacked the
 // kernel_launch table, version 3 the sweep tables, version 4 the step's batch
 // composition, version 5 the lane's rank and the run's UTC origin, version 6 the
-// graph_activity table (CUDA graph nodes); docs/file-format.md.
-inline constexpr int kSchemaVersion = 7;
+// graph_activity table (CUDA graph nodes), version 7 the launch_config and
+// launch_chunk tables (launch facts as chunks); docs/file-format.md.
+inline constexpr int kSchemaVersion = 8;
 
 namespace detail {
 
@@ -32,6 +33,9 @@ void migrate(const Connection& conn);
 // True when the file has the kernel_launch table (a version 2 file opened
 // without migrating has none: its runs simply have no launches).
 bool has_launch_table(const Connection& conn);
+// True when the file has the launch_chunk and launch_config tables (a version 7 file
+// read without migrating has only kernel_launch rows).
+bool has_launch_chunks(const Connection& conn);
 // True when the file has the graph_activity table (a version 6 file read without
 // migrating has none: its activities ran outside CUDA graphs as far as it says).
 bool has_graph_table(const Connection& conn);

@@ -35,6 +35,7 @@ SqliteRunWriter::SqliteRunWriter(std::shared_ptr<Connection> conn, const trace::
       single_(single_transaction),
       run_id_(start_run(*conn_, info, single_)),
       rows_(*conn_, run_id_),
+      launches_(rows_),
       run_open_(std::move(run_open)),
       in_txn_(single_) {
     *run_open_ = true;
@@ -135,6 +136,7 @@ void SqliteRunWriter::write_chunk(std::uint16_t lane) {
 void SqliteRunWriter::write_partial_chunks() {
     for (std::size_t lane = 0; lane < pending_.size(); ++lane)
         write_chunk(static_cast<std::uint16_t>(lane));
+    launches_.flush();
 }
 
 void SqliteRunWriter::add_step(const trace::Step& step) {
@@ -162,9 +164,9 @@ void SqliteRunWriter::add_diagnostic(const trace::Diagnostic& diagnostic) {
 }
 
 void SqliteRunWriter::add_launch(const trace::KernelLaunch& launch) {
-    if (launch.correlation == 0) return;  // unreachable by LaunchTable::find, so not worth a row
+    if (launch.correlation == 0) return;  // unreachable by LaunchTable::find, so not worth storing
     begin_batch();
-    rows_.launch(launch);
+    launches_.add(launch);
     after_add();
 }
 

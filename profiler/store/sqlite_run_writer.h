@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "connection.h"
+#include "launch_chunk_writer.h"
 #include "row_inserter.h"
 #include "run_writer.h"
 #include "trace/string_table.h"
@@ -13,8 +14,9 @@
 namespace tokenscope::store::detail {
 
 // RunWriter over one SQLite connection. Activities are buffered per lane and
-// written as encoded chunks of up to kChunkSize; other records go straight to
-// prepared INSERTs inside the open transaction.
+// written as encoded chunks of up to kChunkSize, kernel launches as chunks of their
+// own (LaunchChunkWriter); other records go straight to prepared INSERTs inside the
+// open transaction.
 //
 // Streaming mode commits at least every commit_interval while records arrive,
 // flushing partial chunks first, so a killed process keeps every committed
@@ -68,6 +70,7 @@ class SqliteRunWriter final : public RunWriter {
     bool single_;
     std::int64_t run_id_;
     RowInserter rows_;
+    LaunchChunkWriter launches_;  // refers to rows_
     std::shared_ptr<bool> run_open_;
 
     trace::StringTable strings_;

@@ -202,7 +202,8 @@ StoreReader::StoreReader(const std::string& path) : path_(path), open_path_(path
         throw ForeignFileError(path,
                                "not a Tokenscope file (empty SQLite database, application_id 0x0)");
     if (schema_version_ < kSchemaVersion) migrate_or_read_as_is();
-    has_launches_ = detail::has_launch_table(*conn_);
+    has_launch_rows_ = detail::has_launch_table(*conn_);
+    has_launch_chunks_ = detail::has_launch_chunks(*conn_);
     has_graphs_ = detail::has_graph_table(*conn_);
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
     conn_->exec("PRAGMA mmap_size = 17179869184");
@@ -269,15 +270,13 @@ std::vector<std::int64_t> StoreReader::run_ids() const {
 
 std::vector<RunSummary> StoreReader::runs() const {
     ReadSnapshot snapshot(*conn_);
-    std::string sql =
-        "SELECT id, " + detail::run_select_columns(*conn_) +
-        ", complete, "
-        "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
-        "(SELECT count(*) FROM step WHERE run_id = run.id), "
-        "(SELECT count(*) FROM request WHERE run_id = run.id), "
-        "(SELECT count(*) FROM lane WHERE run_id = run.id), " +
-        (has_launches_ ? "(SELECT count(*) FROM kernel_launch WHERE run_id = run.id)" : "0") +
-        " FROM run ORDER BY id";
+    std::string sql = "SELECT id, " + detail::run_select_columns(*conn_) +
+                      ", complete, "
+                      "(SELECT coalesce(sum(count), 0) FROM activity_chunk WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM step WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM request WHERE run_id = run.id), "
+                      "(SELECT count(*) FROM lane WHERE run_id = run.id), " +
+                      launch_count_sql() + " FROM run ORDER BY id";
     Statement st(*conn_, sql.c_str());
     detail::RowReader rows(*conn_);
     std::vector<RunSummary> out;
@@ -295,6 +294,17 @@ std::vector<RunSummary> StoreReader::runs() const {
         out.push_back(std::move(s));
     }
     return out;
+}
+
+std::string StoreReader::launch_count_sql() const {
+    // The count a chunk claims, bounded by what its blob holds (8 bytes a launch).
+    std::string sql = "(0";
+    if (has_launch_rows_) sql += " + (SELECT count(*) FROM kernel_launch WHERE run_id = run.id)";
+    if (has_launch_chunks_)
+        sql +=
+            " + (SELECT coalesce(sum(max(0, min(count, length(data) / 8))), 0) FROM "
+            "launch_chunk WHERE run_id = run.id)";
+    return sql + ")";
 }
 
 trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressFn& progress) const {
@@ -323,7 +333,9 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
     advance(0);
     // The launch rows are read beside the rest, on a connection of their own.
     std::optional<detail::LaunchRead> launches;
-    if (has_launches_) launches.emplace(open_path_, run_id);
+    if (has_launches())
+        launches.emplace(open_path_, run_id,
+                         detail::LaunchRead::Tables{has_launch_rows_, has_launch_chunks_});
     read_lanes_and_strings(*conn_, run_id, run);
     reserve_activities(run.activities, activities);
     read_activities(*conn_, run_id, run, advance);

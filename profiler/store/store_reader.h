@@ -62,19 +62,22 @@ class StoreReader {
 
     int schema_version() const { return schema_version_; }
     // False for a version 2 file read without migrating: no run has launches.
-    bool has_launches() const { return has_launches_; }
+    bool has_launches() const { return has_launch_rows_ || has_launch_chunks_; }
     const std::string& path() const { return path_; }
 
   private:
     void open_connection();
     void migrate_or_read_as_is();
+    // runs()' launch count column for the launch tables this file has.
+    std::string launch_count_sql() const;
 
     std::string path_;
     std::string open_path_;  // path_, or the private copy that reads its -wal
     std::unique_ptr<detail::WalCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
-    bool has_launches_ = false;
+    bool has_launch_rows_ = false;    // kernel_launch (schema 3 to 7)
+    bool has_launch_chunks_ = false;  // launch_config and launch_chunk (schema 8)
     bool has_graphs_ = false;
     std::unique_ptr<detail::Connection> conn_;
 };

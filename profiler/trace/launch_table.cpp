@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace tokenscope::trace {
 
@@ -41,14 +42,24 @@ std::uint32_t LaunchTable::intern(const KernelLaunch& config) {
     return it->second;
 }
 
-void LaunchTable::add(const KernelLaunch& launch) {
-    KernelLaunch config = launch;
-    config.correlation = 0;
-    const std::uint32_t index = intern(config);
-    if (finished_ && !entries_.empty() && entries_.back().correlation >= launch.correlation)
+std::uint32_t LaunchTable::add_config(const KernelLaunch& config) {
+    KernelLaunch bare = config;
+    bare.correlation = 0;
+    return intern(bare);
+}
+
+void LaunchTable::add_indexed(std::uint32_t correlation, std::uint32_t config) {
+    if (config >= configs_.size())
+        throw std::out_of_range("kernel launch configuration " + std::to_string(config) + " of " +
+                                std::to_string(configs_.size()));
+    if (finished_ && !entries_.empty() && entries_.back().correlation >= correlation)
         finished_ = false;
-    if (launch.correlation == 0) finished_ = false;
-    entries_.push_back(Entry{launch.correlation, index});
+    if (correlation == 0) finished_ = false;
+    entries_.push_back(Entry{correlation, config});
+}
+
+void LaunchTable::add(const KernelLaunch& launch) {
+    add_indexed(launch.correlation, add_config(launch));
 }
 
 void LaunchTable::drop_unused_configs() {

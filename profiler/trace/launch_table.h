@@ -58,6 +58,13 @@ class LaunchTable {
 
     // Appends a launch (any correlation, 0 included: finish() drops it).
     void add(const KernelLaunch& launch);
+    // Interns a configuration (its correlation is ignored) and returns its index for
+    // add_indexed: a reader that has the configurations apart from the launches, as
+    // the store does, adds millions of launches without hashing each one.
+    std::uint32_t add_config(const KernelLaunch& config);
+    // Appends a launch of configuration `config` (an index add_config returned);
+    // throws std::out_of_range for another index.
+    void add_indexed(std::uint32_t correlation, std::uint32_t config);
     void reserve(std::size_t kernels) { entries_.reserve(kernels); }
     // Sorts by correlation, dropping launches without one and all but the first
     // added of a repeated one; returns how many were dropped, for the caller to

@@ -57,6 +57,7 @@ inline void downgrade_store(const std::string& path, int version) {
         "DROP COLUMN decode_tokens;",
         "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns;",
         "DROP TABLE graph_activity;",
+        "DROP TABLE launch_chunk; DROP TABLE launch_config;",
     };
     constexpr int kNewest = static_cast<int>(sizeof kUndo / sizeof kUndo[0]);
     const auto current = query_int(path, "PRAGMA user_version");

@@ -52,9 +52,11 @@ fi
 for f in "$root"/resources/*.tokenscope; do
     [ -f "$f" ] || continue
     seed=$dir/store/$(basename "$f")
+    # Launch chunks cut to their first 16 launches (8 bytes each), count to match.
     shrink_sqlite "$f" "$seed" '.' '^(lane|string|kernel_launch)$' 4 \
         "DELETE FROM activity_chunk WHERE length(data) > 4096; DELETE FROM kernel_launch WHERE
-         correlation NOT IN (SELECT correlation FROM kernel_launch ORDER BY 1 LIMIT 16);"
+         correlation NOT IN (SELECT correlation FROM kernel_launch ORDER BY 1 LIMIT 16);
+         UPDATE launch_chunk SET data = substr(data, 1, 128), count = min(count, 16);"
 done
 for f in "$fixtures"/kineto/*.json.gz; do
     [ -f "$f" ] || continue
