@@ -3,34 +3,22 @@
 #include <algorithm>
 #include <cctype>
 
+#include "trace/gpu_catalog.h"
+
 namespace tokenscope::capture {
-namespace {
-
-trace::GpuInfo preset(std::string name, int sms, double bw, double flops, int gen, int links,
-                      double nvlink) {
-    trace::GpuInfo g;
-    g.name = std::move(name);
-    g.sm_count = sms;
-    g.peak_bandwidth = bw;
-    g.peak_flops = flops;
-    g.pcie_generation = gen;
-    g.pcie_width = 16;
-    g.nvlink_links = links;
-    // NVIDIA publishes the NVLink total over all links (900 GB/s for Hopper,
-    // 600 GB/s for A100); that is the figure kept here.
-    g.nvlink_bandwidth = nvlink;
-    return g;
-}
-
-}  // namespace
 
 const std::vector<trace::GpuInfo>& gpu_presets() {
-    static const std::vector<trace::GpuInfo> kPresets = {
-        preset("H100-SXM5", 132, 3.35e12, 989e12, 5, 18, 900e9),
-        preset("H200", 132, 4.8e12, 989e12, 5, 18, 900e9),
-        preset("A100-80GB", 108, 2.039e12, 312e12, 4, 12, 600e9),
-        preset("L40S", 142, 864e9, 362e12, 4, 0, 0.0),
-    };
+    // The catalogue's models that have a preset name, named by it.
+    static const std::vector<trace::GpuInfo> kPresets = [] {
+        std::vector<trace::GpuInfo> presets;
+        for (const auto& m : trace::gpu_catalog()) {
+            if (m.preset.empty()) continue;
+            trace::GpuInfo g = m.info;
+            g.name = m.preset;
+            presets.push_back(std::move(g));
+        }
+        return presets;
+    }();
     return kPresets;
 }
 

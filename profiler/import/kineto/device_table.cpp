@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "trace/gpu_catalog.h"
+
 namespace tokenscope::import::kineto {
 namespace {
 
@@ -51,16 +53,8 @@ double DeviceTable::peak_bandwidth(std::string_view name, double memory_clock_kh
     // Double data rate: two transfers per memory clock.
     if (memory_clock_khz > 0 && bus_width_bits > 0)
         return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8.0;
-    // Datasheet figures; more specific names first.
-    static const std::pair<std::string_view, double> kKnown[] = {
-        {"H200", 4.8e12},        {"H100 PCIe", 2.0e12},
-        {"H100", 3.35e12},       {"A100-SXM4-80GB", 2.039e12},
-        {"A100 80GB", 1.935e12}, {"A100", 1.555e12},
-        {"V100", 0.9e12},        {"L40S", 0.864e12},
-        {"A10G", 0.6e12},        {"T4", 0.32e12},
-    };
-    for (const auto& [pattern, bandwidth] : kKnown)
-        if (name.find(pattern) != std::string_view::npos) return bandwidth;
+    // Else the datasheet figure of the GPU the name names.
+    if (const auto* model = trace::find_gpu_model(name)) return model->info.peak_bandwidth;
     return 0.0;
 }
 
