@@ -11,6 +11,9 @@ TEST(GpuPresetsTest, RidgePointsFromTheDatasheets) {
     EXPECT_NEAR(find_gpu_preset("H200")->ridge_point(), 989.0 / 4.8, 1e-9);         // 206.04
     EXPECT_NEAR(find_gpu_preset("A100-80GB")->ridge_point(), 312.0 / 2.039, 1e-9);  // 153.02
     EXPECT_NEAR(find_gpu_preset("L40S")->ridge_point(), 362000.0 / 864.0, 1e-9);    // 418.98
+    EXPECT_NEAR(find_gpu_preset("MI300X")->ridge_point(), 1307.4 / 5.3, 1e-9);      // 246.68
+    EXPECT_NEAR(find_gpu_preset("MI325X")->ridge_point(), 1307.4 / 6.0, 1e-9);      // 217.90
+    EXPECT_NEAR(find_gpu_preset("MI250X")->ridge_point(), 383.0 / 3.2768, 1e-9);    // 116.88
 }
 
 TEST(GpuPresetsTest, LookupIsCaseInsensitiveAndListsAll) {
@@ -32,9 +35,17 @@ TEST(GpuPresetsTest, LookupIsCaseInsensitiveAndListsAll) {
     ASSERT_TRUE(l40s.has_value());
     EXPECT_EQ(l40s->nvlink_links, 0);
     EXPECT_EQ(l40s->pcie_generation, 4);
+    // AMD: xGMI (Infinity Fabric) links are kept as NVLink links.
+    auto mi300x = find_gpu_preset("mi300x");
+    ASSERT_TRUE(mi300x.has_value());
+    EXPECT_EQ(mi300x->name, "MI300X");
+    EXPECT_EQ(mi300x->sm_count, 304);
+    EXPECT_EQ(mi300x->nvlink_links, 7);
+    EXPECT_DOUBLE_EQ(mi300x->nvlink_bandwidth, 7 * 128e9);
+    EXPECT_EQ(mi300x->pcie_generation, 5);
     EXPECT_FALSE(find_gpu_preset("H300").has_value());
-    EXPECT_EQ(gpu_preset_names(),
-              (std::vector<std::string>{"H100-SXM5", "H200", "A100-80GB", "L40S"}));
+    EXPECT_EQ(gpu_preset_names(), (std::vector<std::string>{"H100-SXM5", "H200", "A100-80GB",
+                                                            "L40S", "MI300X", "MI325X", "MI250X"}));
 }
 
 }  // namespace
