@@ -8,6 +8,7 @@
 #include "input_runs.h"
 #include "json_out.h"
 #include "text_table.h"
+#include "trace/gpu_catalog.h"
 
 namespace tokenscope::cli {
 namespace {
@@ -103,7 +104,11 @@ void print_text(const LoadedRun& lr, bool csv) {
     if (g.peak_bandwidth > 0)
         std::cout << ", " << format_double(g.peak_bandwidth / 1e12, 2) << " TB/s";
     if (g.peak_flops > 0) std::cout << ", " << format_double(g.peak_flops / 1e12, 0) << " TFLOP/s";
-    if (g.sm_count > 0) std::cout << ", " << g.sm_count << " SMs";
+    // AMD calls its SMs compute units; its xGMI links are the nvlink category.
+    const auto* model = trace::find_gpu_model(g.name);
+    const bool amd = (model ? model->info.name : g.name).starts_with("AMD");
+    if (g.sm_count > 0) std::cout << ", " << g.sm_count << (amd ? " CUs" : " SMs");
+    if (g.nvlink_links > 0) std::cout << ", NVLink / xGMI " << g.nvlink_links << " links";
     std::cout << "\n  steps: " << run.steps.size() << "  requests: " << run.requests.size()
               << "  lanes: " << run.lanes.size() << "  counter samples: " << run.counters.size()
               << "  kernel launches: " << run.launches.size();

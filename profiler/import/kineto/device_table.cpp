@@ -41,6 +41,7 @@ bool DeviceTable::parse(std::string_view raw_json) {
         dev.sm_count = number_or<std::int32_t>(d, "numSms", 0);
         dev.compute_major = number_or<std::int32_t>(d, "computeMajor", 0);
         dev.compute_minor = number_or<std::int32_t>(d, "computeMinor", 0);
+        dev.warp_size = number_or<std::int32_t>(d, "warpSize", 0);
         dev.memory_clock_khz = number_or<double>(d, "memoryClockRate", 0.0);
         dev.bus_width_bits = number_or<double>(d, "memoryBusWidth", 0.0);
         devices_.push_back(std::move(dev));
@@ -48,27 +49,29 @@ bool DeviceTable::parse(std::string_view raw_json) {
     return true;
 }
 
-double DeviceTable::peak_bandwidth(std::string_view name, double memory_clock_khz,
-                                   double bus_width_bits) {
-    // Double data rate: two transfers per memory clock.
-    if (memory_clock_khz > 0 && bus_width_bits > 0)
-        return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8.0;
-    // Else the datasheet figure of the GPU the name names.
-    if (const auto* model = trace::find_gpu_model(name)) return model->info.peak_bandwidth;
-    return 0.0;
-}
-
 trace::GpuInfo DeviceTable::gpu(std::int64_t device) const {
-    trace::GpuInfo info;
-    if (devices_.empty()) return info;
+    if (devices_.empty()) return {};
     const Device* chosen = &devices_.front();
     for (const auto& d : devices_)
         if (d.id == device) chosen = &d;
+    trace::GpuInfo info;
     info.name = chosen->name;
     info.sm_count = chosen->sm_count;
-    info.peak_bandwidth =
-        peak_bandwidth(chosen->name, chosen->memory_clock_khz, chosen->bus_width_bits);
-    return info;
+    // Double data rate: two transfers per memory clock. Older traces carry both.
+    if (chosen->memory_clock_khz > 0 && chosen->bus_width_bits > 0)
+        info.peak_bandwidth = 2.0 * chosen->memory_clock_khz * 1e3 * chosen->bus_width_bits / 8.0;
+    // The rest from the datasheet of the GPU the name names (DESIGN.md section 14).
+    if (const auto* model = trace::find_gpu_model(chosen->name))
+        return trace::with_datasheet(std::move(info), *model);
+    // ROCm may write no name: an AMD GPU is known by its gfx version, CUs and memory.
+    auto amd = trace::infer_amd_gpu({.compute_major = chosen->compute_major,
+                                     .compute_minor = chosen->compute_minor,
+                                     .compute_units = chosen->sm_count,
+                                     .warp_size = chosen->warp_size,
+                                     .memory_bytes = chosen->total_global_mem});
+    if (!amd) return info;
+    if (info.peak_bandwidth > 0) amd->peak_bandwidth = info.peak_bandwidth;
+    return *amd;
 }
 
 std::string DeviceTable::json() const {

@@ -15,16 +15,15 @@ class DeviceTable {
     // Parses the raw JSON text of the array; returns false when it is not one.
     bool parse(std::string_view raw_json);
     bool empty() const { return devices_.empty(); }
-    // The GPU with that id, else the first listed; an empty GpuInfo when none.
+    // The GPU with that id, else the first listed; an empty GpuInfo when none. Its
+    // peak figures and links come from the catalogue (trace/gpu_catalog.h) by its name,
+    // or, for an AMD GPU that gives none, by its gfx version, CU count and memory; then
+    // the name says it was inferred. Bandwidth from memory clock and bus width wins
+    // over the datasheet where the trace has both.
     trace::GpuInfo gpu(std::int64_t device) const;
     // The devices as a JSON array (id, name, totalGlobalMem, numSms, compute capability),
     // kept in the run's workload JSON since GpuInfo has no field for memory size.
     std::string json() const;
-
-    // Peak DRAM bandwidth in bytes/s: from memory clock and bus width when the
-    // trace has them, else from the datasheet figure of a known GPU name, else 0.
-    static double peak_bandwidth(std::string_view name, double memory_clock_khz,
-                                 double bus_width_bits);
 
   private:
     struct Device {
@@ -34,6 +33,7 @@ class DeviceTable {
         std::int32_t sm_count = 0;
         std::int32_t compute_major = 0;
         std::int32_t compute_minor = 0;
+        std::int32_t warp_size = 0;
         double memory_clock_khz = 0;
         double bus_width_bits = 0;
     };

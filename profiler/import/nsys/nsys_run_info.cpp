@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nsys_database.h"
+#include "trace/gpu_catalog.h"
 
 namespace tokenscope::import {
 namespace {
@@ -63,6 +64,9 @@ void NsysRunInfo::read_gpu(const NsysDatabase& db, trace::RunInfo& info) {
         info.gpu.peak_bandwidth = sqlite3_column_double(s, 2);  // bytes/s
         return false;
     });
+    // Peak FLOP/s, the host link and NVLink from the datasheet of the GPU it names.
+    if (const auto* model = trace::find_gpu_model(info.gpu.name))
+        info.gpu = trace::with_datasheet(std::move(info.gpu), *model);
 }
 
 void NsysRunInfo::read_capture(const NsysDatabase& db, trace::RunInfo& info) {

@@ -11,7 +11,8 @@ class NsysDatabase;
 // Fills RunInfo from the export's target and capture tables: the GPU (lowest
 // device id in TARGET_INFO_GPU, or TARGET_INFO_CUDA_GPU in older exports),
 // session start, host, driver version and the profiled command. Every one of
-// these tables is optional; what is absent stays empty.
+// these tables is optional; what is absent stays empty. What the GPU table lacks
+// (peak FLOP/s, PCIe, NVLink) comes from the catalogue by the GPU's name.
 class NsysRunInfo {
   public:
     static trace::RunInfo read(const NsysDatabase& db, const std::string& path);
