@@ -8,24 +8,18 @@
 #include <cctype>
 #include <string>
 
-#include "capture/gpu_presets.h"
 #include "capture/workload_json.h"
+#include "trace/gpu_catalog.h"
 
 namespace tokenscope::capture::cupti {
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 std::string version_text(int v) {
     return v > 0 ? std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) : "";
 }
 
-// Peak figures come from the preset whose family ("H100" of "H100-SXM5") the
-// device name contains; the longest family wins so "H200" never matches "H20".
+// Peak figures come from the catalogue's model of the device's name (whole words, so
+// "H200" never matches "H20"); an unknown device keeps only its name and SM count.
 trace::GpuInfo device_gpu(int device) {
     trace::GpuInfo gpu;
     cudaDeviceProp prop{};
@@ -33,18 +27,8 @@ trace::GpuInfo device_gpu(int device) {
     int sms = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
         gpu.sm_count = sms;
-    const std::string name = lower(gpu.name);
-    std::size_t best = 0;
-    for (const auto& preset : gpu_presets()) {
-        const std::string family = lower(preset.name.substr(0, preset.name.find('-')));
-        if (family.size() > best && name.find(family) != std::string::npos) {
-            best = family.size();
-            trace::GpuInfo g = preset;
-            g.name = gpu.name;
-            g.sm_count = gpu.sm_count;
-            gpu = g;
-        }
-    }
+    if (const auto* model = trace::find_gpu_model(gpu.name))
+        gpu = trace::with_datasheet(std::move(gpu), *model);
     return gpu;
 }
 

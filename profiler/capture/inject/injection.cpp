@@ -11,7 +11,7 @@
 
 #include <cupti.h>
 
-#include "capture/gpu_presets.h"
+#include "trace/gpu_catalog.h"
 
 namespace tokenscope::capture::inject {
 namespace {
@@ -36,26 +36,11 @@ std::string host_name() {
     return gethostname(buf, sizeof buf - 1) == 0 ? buf : "";
 }
 
-std::string upper(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
-
-// Datasheet figures for a device the presets know ("NVIDIA H200" -> H200),
-// so the roofline and verdicts work on captured runs too.
-void fill_from_preset(trace::GpuInfo& gpu) {
-    const std::string name = upper(gpu.name);
-    for (const auto& p : gpu_presets()) {
-        const std::string family = upper(p.name.substr(0, p.name.find('-')));
-        if (name.find(family) == std::string::npos) continue;
-        gpu.peak_bandwidth = p.peak_bandwidth;
-        gpu.peak_flops = p.peak_flops;
-        gpu.pcie_generation = p.pcie_generation;
-        gpu.pcie_width = p.pcie_width;
-        gpu.nvlink_links = p.nvlink_links;
-        gpu.nvlink_bandwidth = p.nvlink_bandwidth;
-        return;
-    }
+// Datasheet figures of the device's model ("NVIDIA H200" -> H200) from the
+// catalogue, so the roofline and verdicts work on captured runs too.
+void fill_from_catalog(trace::GpuInfo& gpu) {
+    if (const auto* model = trace::find_gpu_model(gpu.name))
+        gpu = trace::with_datasheet(std::move(gpu), *model);
 }
 
 // NVTX finds its tool through NVTX_INJECTION64_PATH at the program's first NVTX
@@ -187,7 +172,7 @@ void Injection::describe_gpu() {
     constexpr int kMultiprocessorCount = 16;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
     int sms = 0;
     if (attribute && attribute(&sms, kMultiprocessorCount, dev) == 0) info_.gpu.sm_count = sms;
-    fill_from_preset(info_.gpu);
+    fill_from_catalog(info_.gpu);
 }
 
 void Injection::finish() noexcept {
