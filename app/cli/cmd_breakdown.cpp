@@ -6,6 +6,7 @@
 #include "input_runs.h"
 #include "json_out.h"
 #include "rank_report.h"
+#include "role_report.h"
 #include "token_report.h"
 
 namespace tokenscope::cli {
@@ -15,7 +16,8 @@ int cmd_breakdown(const std::vector<std::string>& args) {
                 "Where each step's time went: gpu_compute, gpu_memory, nvlink, pcie, cpu and "
                 "scheduling (every nanosecond to the highest-priority active category), the "
                 "time each category had hidden, the verdict with the numbers behind it, a "
-                "per-phase summary and the distance to the roofline floor.");
+                "per-phase summary, the distance to the roofline floor and the GPU time per "
+                "kernel role (GEMM, attention, communication, ...) and phase.");
     p.flag("json", "print JSON (times in ns)").flag("csv", "print CSV rows");
     p.flag("steps", "also list every step");
     p.flag("ranks",
@@ -34,16 +36,21 @@ int cmd_breakdown(const std::vector<std::string>& args) {
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         Breakdown b = compute_breakdown(r.data);
+        const analysis::RoleBreakdown roles = analysis::role_breakdown(r.data);
         std::vector<analysis::SlowToken> slow;
         if (p.has("by-token")) slow = analysis::slowest_tokens(r.data, token_options);
         if (p.has("json")) {
             out["runs"].push_back(breakdown_json(r, b, p.has("steps")));
+            out["runs"].back()["roles"] = role_breakdown_json(roles);
             if (p.has("by-token")) out["runs"].back()["slowest_tokens"] = slow_tokens_json(slow);
             if (p.has("ranks"))
                 out["runs"].back()["ranks"] = rank_steps_json(r.data, analysis::rank_steps(r.data));
             continue;
         }
         print_breakdown(std::cout, r, b, p.has("csv"));
+        if (p.has("csv")) std::cout << '\n';  // tables apart, as print_breakdown's are
+        print_role_breakdown(std::cout, roles, p.has("csv"));
+        std::cout << '\n';
         if (p.has("steps")) print_step_rows(std::cout, r, b, p.has("csv"));
         if (p.has("by-token")) print_slow_tokens(std::cout, slow, p.has("csv"), true);
         if (p.has("ranks"))
