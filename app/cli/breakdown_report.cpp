@@ -1,6 +1,7 @@
 #include "breakdown_report.h"
 
 #include "analysis/batch_label.h"
+#include "category_label.h"
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
@@ -19,7 +20,7 @@ void print_categories(std::ostream& out, const analysis::StepSummary& s, bool cs
     TextTable t({"category", "total ms", "share", "hidden ms", "p95/step ms"});
     for (auto c : kCategories) {
         auto i = static_cast<std::size_t>(c);
-        t.add_row({std::string(to_string(c)), format_ms(double(s.assigned_ns[i])),
+        t.add_row({category_label(c, csv), format_ms(double(s.assigned_ns[i])),
                    format_percent(s.share[i]), format_ms(double(s.hidden_ns[i])),
                    format_ms(s.p95_ns[i])});
     }
@@ -53,7 +54,7 @@ void print_verdict(std::ostream& out, const analysis::Verdict& v, bool csv) {
 
 void print_phases(std::ostream& out, const std::vector<analysis::PhaseSummary>& phases, bool csv) {
     std::vector<std::string> header = {"phase", "steps", "mean ms"};
-    for (auto c : kCategories) header.push_back(std::string(to_string(c)) + " ms");
+    for (auto c : kCategories) header.push_back(category_label(c, csv) + " ms");
     TextTable t(header);
     for (const auto& p : phases) {
         std::vector<std::string> row = {std::string(to_string(p.phase)), std::to_string(p.count),
@@ -92,7 +93,7 @@ void print_breakdown(std::ostream& out, const LoadedRun& run, const Breakdown& b
 
 void print_step_rows(std::ostream& out, const LoadedRun& run, const Breakdown& b, bool csv) {
     std::vector<std::string> header = {"request", "index", "phase", "start ms", "duration ms"};
-    for (auto c : kCategories) header.push_back(std::string(to_string(c)) + " ms");
+    for (auto c : kCategories) header.push_back(category_label(c, csv) + " ms");
     header.insert(header.end(), {"floor ms", "above floor ms", "batch"});
     TextTable t(header);
     const auto& steps = run.data.steps;

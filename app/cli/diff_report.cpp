@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "analysis/kernel_name.h"
+#include "category_label.h"
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
@@ -48,7 +49,7 @@ void print_names(std::ostream& out, const std::vector<analysis::NameDiff>& names
 void print_categories(std::ostream& out, const analysis::RunDiff& d, bool csv) {
     TextTable t({"category", "A ms", "B ms", "delta ms"});
     for (const auto& c : d.categories)
-        t.add_row({std::string(to_string(c.category)), format_ms(double(c.a_ns)),
+        t.add_row({category_label(c.category, csv), format_ms(double(c.a_ns)),
                    format_ms(double(c.b_ns)), format_ms(double(c.delta_ns))});
     t.print(out, csv);
 }

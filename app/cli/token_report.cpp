@@ -2,6 +2,7 @@
 
 #include "analysis/batch_label.h"
 #include "analysis/kernel_name.h"
+#include "category_label.h"
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
@@ -33,7 +34,7 @@ void print_slow_tokens(std::ostream& out, const std::vector<analysis::SlowToken>
     std::vector<std::string> header = {"request",      "token", "itl ms",   "iteration",
                                        "iteration ms", "batch", "dominant", "share"};
     if (categories)
-        for (auto c : kCategories) header.push_back(std::string(to_string(c)) + " ms");
+        for (auto c : kCategories) header.push_back(category_label(c, csv) + " ms");
     header.push_back("top kernels");
     TextTable table(header);
     for (const auto& t : tokens) {
@@ -45,7 +46,7 @@ void print_slow_tokens(std::ostream& out, const std::vector<analysis::SlowToken>
             t.iteration_step >= 0 ? std::to_string(t.iteration) : "",
             w ? format_ms(double(t.window_end_ns - t.window_start_ns)) : "",
             analysis::describe_batch(t.batch),
-            w ? std::string(to_string(t.dominant())) : "",
+            w ? category_label(t.dominant(), csv) : "",
             w ? format_percent(t.dominant_share()) : ""};
         if (categories)
             for (auto c : kCategories)

@@ -58,4 +58,24 @@ TEST(EngineGpuCli, InfoNamesTheGpuOfEachEngineFixture) {
     }
 }
 
+// xGMI counts as NVLink (DESIGN.md section 14): the category's row of the text table
+// reads "NVLink / xGMI"; CSV and JSON keep the key "nvlink".
+TEST(EngineGpuCli, BreakdownNamesTheNvlinkCategoryNvlinkXgmi) {
+    const char* kFixture = "engines/sglang_mi300x_qwen3_8b_graph_decode_bs32_step.json.gz";
+    TOKENSCOPE_NEED_FIXTURE(kFixture);
+    const std::string path = tokenscope::test::fixture_path(kFixture);
+    auto text = run_cli("breakdown --progress none " + path);
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("\nNVLink / xGMI "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(" NVLink / xGMI ms "), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("\nnvlink "), std::string::npos) << text.out;
+    auto csv = run_cli("breakdown --progress none --csv " + path);
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_NE(csv.out.find("\nnvlink,"), std::string::npos) << csv.out;
+    EXPECT_EQ(csv.out.find("xGMI"), std::string::npos) << csv.out;
+    auto json = run_cli("breakdown --progress none --json " + path);
+    ASSERT_EQ(json.status, 0) << json.err;
+    EXPECT_TRUE(nlohmann::json::parse(json.out)["runs"][0]["assigned_ns"].contains("nvlink"));
+}
+
 }  // namespace

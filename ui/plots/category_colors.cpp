@@ -63,7 +63,7 @@ QString CategoryColors::label(Category category) {
         case Category::GpuMemory:
             return QStringLiteral("GPU memory");
         case Category::Nvlink:
-            return QStringLiteral("NVLink");
+            return QStringLiteral("NVLink / xGMI");  // AMD's xGMI counts as NVLink
         case Category::Pcie:
             return QStringLiteral("PCIe");
         case Category::Cpu:
