@@ -19,10 +19,6 @@ constexpr std::int64_t kEpoch2100Ns = 4'102'444'800'000'000'000;
 // and loses nothing of the offset (it needs one token that landed on its end).
 constexpr std::size_t kFitSample = 262'144;
 
-bool is_token(const trace::Step& s) {
-    return !s.is_iteration() && s.request != 0;
-}
-
 bool is_epoch(std::int64_t t) {
     return t > kEpoch2001Ns && t < kEpoch2100Ns;
 }
@@ -109,7 +105,7 @@ Prepared prepare(const trace::RunData& client, const trace::RunData& server, con
     std::size_t client_iterations = 0, server_iterations = 0, server_tokens = 0;
     std::int64_t first = kEpoch2100Ns;
     for (const auto& s : client.steps) {
-        if (is_token(s)) {
+        if (s.is_token()) {
             ++p.tokens;
             first = std::min(first, s.end_ns);
         } else if (s.is_iteration()) {
@@ -121,7 +117,7 @@ Prepared prepare(const trace::RunData& client, const trace::RunData& server, con
         if (s.is_iteration()) {
             ++server_iterations;
             p.ends.push_back(s.end_ns);
-        } else if (is_token(s)) {
+        } else if (s.is_token()) {
             ++server_tokens;
         }
     }
@@ -129,7 +125,7 @@ Prepared prepare(const trace::RunData& client, const trace::RunData& server, con
     std::sort(p.ends.begin(), p.ends.end());
     const std::size_t stride = std::max<std::size_t>(1, client.steps.size() / kFitSample);
     for (std::size_t i = 0; i < client.steps.size(); i += stride)
-        if (is_token(client.steps[i])) p.emissions.push_back(client.steps[i].end_ns);
+        if (client.steps[i].is_token()) p.emissions.push_back(client.steps[i].end_ns);
     std::sort(p.emissions.begin(), p.emissions.end());
     // Outside this range every emission falls before the first end or past the last.
     p.min_offset = p.ends.front() - p.emissions.back();
@@ -198,7 +194,7 @@ std::vector<trace::Step> join_steps(std::vector<trace::Step>&& tokens, std::size
     };
     if (tokens.capacity() >= count + iterations.size()) {
         tokens.erase(std::remove_if(tokens.begin(), tokens.end(),
-                                    [](const trace::Step& s) { return !is_token(s); }),
+                                    [](const trace::Step& s) { return !s.is_token(); }),
                      tokens.end());
         trace::for_each_stoppable(tokens, stop, [&](trace::Step& s) { s = shift(s); });
         tokens.insert(tokens.begin(), iterations.begin(), iterations.end());
@@ -208,7 +204,7 @@ std::vector<trace::Step> join_steps(std::vector<trace::Step>&& tokens, std::size
     steps.reserve(count + iterations.size());
     steps.insert(steps.end(), iterations.begin(), iterations.end());
     trace::for_each_stoppable(tokens, stop, [&](const trace::Step& s) {
-        if (is_token(s)) steps.push_back(shift(s));
+        if (s.is_token()) steps.push_back(shift(s));
     });
     std::vector<trace::Step>().swap(tokens);
     return steps;

@@ -13,10 +13,6 @@
 namespace tokenscope::analysis {
 namespace {
 
-bool is_token(const trace::Step& s) {
-    return !s.is_iteration() && s.request != 0;
-}
-
 // The tokens to rank: those with an ITL, of one request when asked, slowest first.
 std::vector<std::size_t> ranked_tokens(const trace::RunData& run,
                                        const std::vector<std::int64_t>& itl,
@@ -24,7 +20,7 @@ std::vector<std::size_t> ranked_tokens(const trace::RunData& run,
     std::vector<std::size_t> picked;
     for (std::size_t i = 0; i < run.steps.size(); ++i) {
         const auto& s = run.steps[i];
-        if (!is_token(s) || (options.request && s.request != *options.request)) continue;
+        if (!s.is_token() || (options.request && s.request != *options.request)) continue;
         // A request's own list keeps its first token (no ITL) so every token is listed.
         if (itl[i] >= 0 || options.request) picked.push_back(i);
     }
@@ -119,7 +115,7 @@ std::int32_t slowest_token_in(const trace::RunData& run, const std::vector<std::
     std::int32_t best = -1;
     for (std::size_t i = 0; i < run.steps.size() && i < itl.size(); ++i) {
         const auto& s = run.steps[i];
-        if (!is_token(s) || s.request != request || s.end_ns < t0 || s.end_ns >= t1) continue;
+        if (!s.is_token() || s.request != request || s.end_ns < t0 || s.end_ns >= t1) continue;
         if (best < 0 || itl[i] > itl[static_cast<std::size_t>(best)])
             best = static_cast<std::int32_t>(i);
     }
@@ -131,7 +127,7 @@ std::vector<std::int64_t> token_itl_ns(const trace::RunData& run) {
     std::vector<std::int64_t> itl(steps.size(), -1);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < steps.size(); ++i)
-        if (is_token(steps[i])) order.push_back(i);
+        if (steps[i].is_token()) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const auto& x = steps[a];
         const auto& y = steps[b];

@@ -6,10 +6,6 @@ namespace tokenscope::analysis {
 
 namespace {
 
-bool is_token(const trace::Step& s) {
-    return !s.is_iteration() && s.request != 0;
-}
-
 // The first position after `pos` whose end is past `emitted`, given every end before
 // `pos` is not: galloping, so a request's next token (an iteration or two on) costs O(1).
 std::size_t upper_from(const std::vector<std::int64_t>& ends, std::size_t pos,
@@ -47,7 +43,7 @@ std::vector<std::int32_t> token_iterations(const trace::RunData& run,
     for (std::size_t k = 0; k < iterations.size(); ++k) ends[k] = steps[iterations[k]].end_ns;
     std::size_t pos = 0;  // iterations ending at or before the previous token's emission
     for (std::size_t i = 0; i < steps.size(); ++i) {
-        if (!is_token(steps[i])) continue;
+        if (!steps[i].is_token()) continue;
         const std::int64_t emitted = steps[i].end_ns;
         pos = pos > 0 && ends[pos - 1] > emitted
                   ? static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), emitted) -
@@ -62,7 +58,7 @@ std::vector<std::int32_t> token_iterations(const trace::RunData& run,
 double matched_token_share(const trace::RunData& run, const std::vector<std::int32_t>& links) {
     std::size_t tokens = 0, matched = 0;
     for (std::size_t i = 0; i < run.steps.size() && i < links.size(); ++i) {
-        if (!is_token(run.steps[i])) continue;
+        if (!run.steps[i].is_token()) continue;
         ++tokens;
         if (links[i] >= 0) ++matched;
     }

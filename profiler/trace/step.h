@@ -37,6 +37,8 @@ struct Step {
     // An engine or profiler iteration rather than a request's token; an iteration
     // with prefill work has phase Prefill but is still an iteration.
     bool is_iteration() const { return phase == Phase::Iteration || batch.known(); }
+    // One request's token (a client's or a decode run's), as opposed to an iteration.
+    bool is_token() const { return !is_iteration() && request != 0; }
     bool operator==(const Step&) const = default;
 };
 
