@@ -188,8 +188,7 @@ std::vector<trace::Step> join_steps(std::vector<trace::Step>&& tokens, std::size
                                     const std::vector<trace::Step>& iterations, std::int64_t offset,
                                     const trace::StopToken& stop) {
     auto shift = [offset](trace::Step s) {
-        s.start_ns += offset;
-        s.end_ns += offset;
+        s.shift(offset);
         return s;
     };
     if (tokens.capacity() >= count + iterations.size()) {

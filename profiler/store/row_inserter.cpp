@@ -31,8 +31,9 @@ RowInserter::RowInserter(const Connection& conn, std::int64_t run_id)
       chunk_(conn, "INSERT INTO activity_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       step_(conn,
             "INSERT INTO step (run_id, request, idx, phase, start_ns, end_ns, floor_ns, "
-            "prefill_requests, prefill_tokens, decode_requests, decode_tokens) VALUES (?1, ?2, "
-            "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
+            "prefill_requests, prefill_tokens, decode_requests, decode_tokens, "
+            "prefill_key_tokens, decode_key_tokens, marker_end_ns) VALUES (?1, ?2, ?3, ?4, ?5, "
+            "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
       request_(conn, "INSERT INTO request VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       counter_(conn, "INSERT INTO counter_sample VALUES (?1, ?2, ?3, ?4)"),
       diagnostic_(conn, "INSERT INTO diagnostic VALUES (?1, ?2, ?3, ?4, ?5)"),
@@ -96,7 +97,9 @@ void RowInserter::step(const trace::Step& s) {
     step_.bind_text(4, trace::to_string(s.phase)).bind_int(5, s.start_ns);
     step_.bind_int(6, s.end_ns).bind_int(7, s.floor_ns);
     step_.bind_int(8, s.batch.prefill_requests).bind_int(9, s.batch.prefill_tokens);
-    step_.bind_int(10, s.batch.decode_requests).bind_int(11, s.batch.decode_tokens).run();
+    step_.bind_int(10, s.batch.decode_requests).bind_int(11, s.batch.decode_tokens);
+    step_.bind_int(12, s.batch.prefill_key_tokens).bind_int(13, s.batch.decode_key_tokens);
+    step_.bind_int(14, s.marker_end_ns).run();
 }
 
 void RowInserter::request(const trace::Request& r) {

@@ -56,8 +56,10 @@ trace::Lane RowReader::lane(const Statement& st) const {
 std::string RowReader::step_columns(const Connection& conn) {
     return std::string("request, idx, phase, start_ns, end_ns, floor_ns, ") +
            (has_step_batch(conn)
-                ? "prefill_requests, prefill_tokens, decode_requests, decode_tokens"
-                : "-1, -1, -1, -1");
+                ? "prefill_requests, prefill_tokens, decode_requests, decode_tokens, "
+                : "-1, -1, -1, -1, ") +
+           (has_step_windows(conn) ? "prefill_key_tokens, decode_key_tokens, marker_end_ns"
+                                   : "-1, -1, 0");
 }
 
 trace::Step RowReader::step(const Statement& st) const {
@@ -72,7 +74,10 @@ trace::Step RowReader::step(const Statement& st) const {
         const std::int64_t v = st.int64(col);
         return v >= -1 && v <= INT32_MAX ? static_cast<std::int32_t>(v) : std::int32_t{-1};
     };
-    s.batch = {count(6), count(7), count(8), count(9)};
+    s.batch = {count(6), count(7), count(8), count(9), count(10), count(11)};
+    // A marker end outside the step would put the marker after its own window.
+    const std::int64_t marker_end = st.int64(12);
+    s.marker_end_ns = marker_end >= s.start_ns && marker_end <= s.end_ns ? marker_end : 0;
     return s;
 }
 

@@ -210,6 +210,16 @@ CREATE TABLE launch_chunk (
 CREATE INDEX launch_chunk_by_run ON launch_chunk (run_id, id);
 )sql";
 
+// Version 8 -> 9: engine iterations as their GPU work makes them (docs/engine-traces.md,
+// Iteration windows): the keys an iteration's attention reads, per phase (-1 = the marker
+// did not say), and where its CPU marker ended (0 = a step not framed by a marker; the
+// step itself may run on past it to the end of the GPU work the marker launched).
+constexpr const char* kMigrate8To9 = R"sql(
+ALTER TABLE step ADD COLUMN prefill_key_tokens INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE step ADD COLUMN decode_key_tokens INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE step ADD COLUMN marker_end_ns INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
                       "') WHERE name = '" + column + "'";
@@ -239,6 +249,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate5To6);
         conn.exec(kMigrate6To7);
         conn.exec(kMigrate7To8);
+        conn.exec(kMigrate8To9);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -274,8 +285,15 @@ void migrate(const Connection& conn) {
         }
         if (version == 7) {
             if (!has_launch_chunks(conn)) conn.exec(kMigrate7To8);
+            // Moving the rows prepares the writer's statements, which name the current
+            // step columns: they are added first (the 8 -> 9 step then finds them there).
+            if (!has_step_windows(conn)) conn.exec(kMigrate8To9);
             move_launch_rows_to_chunks(conn);
             version = 8;
+        }
+        if (version == 8) {
+            if (!has_step_windows(conn)) conn.exec(kMigrate8To9);
+            version = 9;
         }
         stamp(conn, version);
     });
@@ -285,6 +303,10 @@ bool has_step_batch(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM pragma_table_info('step') WHERE "
                "name = 'decode_tokens'") > 0;
+}
+
+bool has_step_windows(const Connection& conn) {
+    return has_column(conn, "step", "marker_end_ns");
 }
 
 std::string run_select_columns(const Connection& conn) {

@@ -58,6 +58,8 @@ inline void downgrade_store(const std::string& path, int version) {
         "ALTER TABLE lane DROP COLUMN rank; ALTER TABLE run DROP COLUMN origin_utc_ns;",
         "DROP TABLE graph_activity;",
         "DROP TABLE launch_chunk; DROP TABLE launch_config;",
+        "ALTER TABLE step DROP COLUMN prefill_key_tokens; ALTER TABLE step DROP COLUMN "
+        "decode_key_tokens; ALTER TABLE step DROP COLUMN marker_end_ns;",
     };
     constexpr int kNewest = static_cast<int>(sizeof kUndo / sizeof kUndo[0]);
     const auto current = query_int(path, "PRAGMA user_version");

@@ -175,8 +175,7 @@ void append_rank(trace::RunData& out, trace::RunData& in, std::int32_t rank, std
     }
     if (!is_ref) return;
     for (auto s : in.steps) {
-        s.start_ns += offset;
-        s.end_ns += offset;
+        s.shift(offset);
         out.steps.push_back(s);
     }
     for (auto r : in.requests) {
