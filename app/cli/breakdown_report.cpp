@@ -176,7 +176,12 @@ nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool wit
                 row["batch"] = {{"prefill_requests", c.prefill_requests},
                                 {"prefill_tokens", c.prefill_tokens},
                                 {"decode_requests", c.decode_requests},
-                                {"decode_tokens", c.decode_tokens}};
+                                {"decode_tokens", c.decode_tokens},
+                                {"prefill_key_tokens", c.prefill_key_tokens},
+                                {"decode_key_tokens", c.decode_key_tokens}};
+            // An iteration framed by a marker: where the marker ended (the step runs on
+            // over the GPU work it launched, docs/engine-traces.md, Iteration windows).
+            if (steps[i].marker_end_ns != 0) row["marker_end_ns"] = steps[i].marker_end_ns;
             rows.push_back(row);
         }
         out["step_rows"] = rows;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <tuple>
 
 namespace tokenscope::import {
@@ -42,18 +43,48 @@ std::optional<std::int64_t> trailing_number(std::string_view name) {
 
 constexpr auto kFlags = std::regex::ECMAScript | std::regex::optimize;
 
+// SGLang's step span: EXTEND is prefill (every request of the batch extends), DECODE
+// one token a request; other modes (MIXED, IDLE, TARGET_VERIFY, ...) say only the size.
+void read_sglang(const std::smatch& m, StepMarker& out) {
+    if (!m[1].matched) return;  // _run_batch_inner / run_batch: no composition
+    const std::string mode = m[1].str();
+    const std::int32_t bs = group_int(m, 2), toks = group_int(m, 3);
+    if (mode == "EXTEND")
+        out.batch = {bs, toks, 0, 0};
+    else if (mode == "DECODE")
+        out.batch = {0, 0, bs, toks >= 0 ? toks : bs};
+    else if (mode == "IDLE")
+        out.batch = {0, 0, 0, 0};
+}
+
 // The engines' own code is the reference for these names: vLLM's
-// GPUWorker.annotate_profile, TensorRT-LLM's PyExecutor._forward_step nvtx_range,
-// SGLang's scheduler profile_range / nvtx_range names.
+// GPUWorker.annotate_profile and GPUModelRunner.execute_model, TensorRT-LLM's
+// PyExecutor._forward_step nvtx_range, SGLang's scheduler profile_range and
+// ModelRunner._build_step_span_name ("step[EXTEND bs={bs} toks={n}]", "step[{MODE} bs={bs}]").
+// The fixtures' markers are real ones: docs/engine-traces.md, Iterations.
 const std::vector<Preset>& presets() {
     static const std::vector<Preset> kPresets = [] {
         std::vector<Preset> p;
+        // "(888_788544)": tokens, then the sum of their squares, which we do not need.
         p.push_back(
             {"vllm", "execute_context_N(T)_generation_N(T)",
-             std::regex(R"(^execute_context_(\d+)\((\d+)\)_generation_(\d+)\((\d+)\)$)", kFlags),
+             std::regex(R"(^execute_context_(\d+)\((\d+)(?:_\d+)?\))"
+                        R"(_generation_(\d+)\((\d+)(?:_\d+)?\)$)",
+                        kFlags),
              [](const std::smatch& m, StepMarker& out) {
                  out.batch = {group_int(m, 1), group_int(m, 2), group_int(m, 3), group_int(m, 4)};
              }});
+        // execute_8192_context_9(sq8155sk8430sqsq…sqsk…)_generation_37(sq37sk34489…): the
+        // scheduled tokens, then per phase the requests, the sums of their query (sq) and
+        // key (sk) lengths, and sums of products the cost model of the engine uses.
+        p.push_back({"vllm-sq", "execute_T_context_N(sq…sk…)_generation_N(sq…sk…)",
+                     std::regex(R"(^execute_(\d+)_context_(\d+)\(sq(\d+)sk(\d+)[^)]*\))"
+                                R"(_generation_(\d+)\(sq(\d+)sk(\d+)[^)]*\)$)",
+                                kFlags),
+                     [](const std::smatch& m, StepMarker& out) {
+                         out.batch = {group_int(m, 2), group_int(m, 3), group_int(m, 5),
+                                      group_int(m, 6), group_int(m, 4), group_int(m, 7)};
+                     }});
         // New requests are scheduled for their (first chunk of) prefill; cached ones
         // are running, nearly always decoding. Token counts are not in this marker.
         p.push_back({"vllm-v0", "execute_new_N_cached_M",
@@ -61,6 +92,12 @@ const std::vector<Preset>& presets() {
                      [](const std::smatch& m, StepMarker& out) {
                          out.batch = {group_int(m, 1), -1, group_int(m, 2), -1};
                      }});
+        // A Python stack (with_stack=True) without vLLM's annotations: the model runner's
+        // execute_model is one iteration (the worker's execute_model around it is not
+        // matched, so the pair counts once even across files of other layouts).
+        p.push_back({"vllm-python", "gpu_model_runner.py(L): execute_model",
+                     std::regex(R"(gpu_model_runner\.py\(\d+\): execute_model$)", kFlags),
+                     [](const std::smatch&, StepMarker&) {}});
         p.push_back({"tensorrt-llm", "[Executor] _forward_step I: N ctx reqs, M gen reqs",
                      std::regex(R"(^(?:\[Executor\] )?_forward_step(?: (\d+))?: (\d+) ctx reqs)"
                                 R"((?:, (\d+) ctx tokens)?, (\d+) gen reqs)",
@@ -69,9 +106,12 @@ const std::vector<Preset>& presets() {
                          out.number = group_number(m, 1);
                          out.batch = {group_int(m, 2), group_int(m, 3), group_int(m, 4), -1};
                      }});
-        p.push_back({"sglang", "scheduler.run_batch",
-                     std::regex(R"(^scheduler\.run_batch$)", kFlags),
-                     [](const std::smatch&, StepMarker&) {}});
+        p.push_back(
+            {"sglang", "step[DECODE bs=N], step[EXTEND bs=N toks=T], _run_batch_inner",
+             std::regex(R"(^step\[([A-Z_]+)(?: [a-z-]+)? bs=(\d+)(?: toks=(\d+))?\]$)"
+                        R"(|^scheduler\.run_batch$|scheduler\.py\(\d+\): _run_batch_inner$)",
+                        kFlags),
+             read_sglang});
         p.push_back(
             {"pytorch", "ProfilerStep#N", std::regex(R"(^ProfilerStep#(\d+)$)", kFlags),
              [](const std::smatch& m, StepMarker& out) { out.number = group_number(m, 1); }});
@@ -158,42 +198,81 @@ int StepSelector::first_match(std::uint32_t name, const trace::RunData& run) {
     return hit;
 }
 
+// The candidates of `rule` that frame an iteration, in start order: of markers nested on
+// one thread (or repeated: Kineto writes ProfilerStep#N as a cpu_op and an annotation)
+// only the outermost. A nested marker's batch composition passes to the one that
+// contains it when that one has none (SGLang's step[DECODE bs=32] inside _run_batch_inner).
+std::vector<std::size_t> StepSelector::outermost(const std::vector<StepCandidate>& candidates,
+                                                 int rule, std::vector<bool>* chosen) {
+    std::vector<std::size_t> used;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (first_match(candidates[i].name, *run_) == rule) used.push_back(i);
+    std::stable_sort(used.begin(), used.end(), [&](std::size_t a, std::size_t b) {
+        return std::tie(candidates[a].start_ns, candidates[b].end_ns) <
+               std::tie(candidates[b].start_ns, candidates[a].end_ns);  // outer first
+    });
+    std::vector<std::size_t> kept;
+    // The latest kept marker of each thread: markers of one thread nest or follow.
+    std::unordered_map<std::uint64_t, std::size_t> open;
+    for (std::size_t i : used) {
+        if (chosen) (*chosen)[i] = true;
+        const StepCandidate& c = candidates[i];
+        auto it = open.find(c.thread);
+        if (it != open.end() && c.end_ns <= candidates[it->second].end_ns) {
+            StepMarker& outer = marker_of_name_.at(candidates[it->second].name);
+            const StepMarker& inner = marker_of_name_.at(c.name);
+            if (!outer.batch.known() && inner.batch.known())
+                nested_batch_[it->second] = inner.batch;
+            ++nested_;
+            continue;
+        }
+        open[c.thread] = i;
+        kept.push_back(i);
+    }
+    return kept;
+}
+
 std::vector<trace::Step> StepSelector::select(const std::vector<StepCandidate>& candidates,
-                                              trace::RunData& run, std::vector<bool>* chosen) {
+                                              trace::RunData& run, std::vector<bool>* chosen,
+                                              std::vector<std::size_t>* sources) {
+    run_ = &run;
+    nested_ = 0;
+    nested_batch_.clear();
     int rule = std::numeric_limits<int>::max();
     for (const auto& c : candidates)
         if (int m = first_match(c.name, run); m >= 0) rule = std::min(rule, m);
     if (chosen) chosen->assign(candidates.size(), false);
-    std::vector<std::size_t> used;
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-        if (first_match(candidates[i].name, run) == rule) used.push_back(i);
-    std::stable_sort(used.begin(), used.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(candidates[a].start_ns, candidates[a].end_ns) <
-               std::tie(candidates[b].start_ns, candidates[b].end_ns);
-    });
+    const std::vector<std::size_t> kept = outermost(candidates, rule, chosen);
     std::vector<trace::Step> steps;
     std::vector<std::optional<std::int64_t>> numbers;
-    for (std::size_t k = 0; k < used.size(); ++k) {
-        const std::size_t i = used[k];
+    std::vector<StepCandidate> used;
+    for (std::size_t i : kept) {
         const StepCandidate& c = candidates[i];
-        if (chosen) (*chosen)[i] = true;
-        // Kineto writes ProfilerStep#N both as a cpu_op and a user annotation.
-        if (k > 0 && candidates[used[k - 1]].start_ns == c.start_ns &&
-            candidates[used[k - 1]].end_ns == c.end_ns)
-            continue;
         const StepMarker& m = marker_of_name_.at(c.name);
         trace::Step s{0, 0, trace::Phase::Iteration, c.start_ns, c.end_ns, 0};
-        s.batch = m.batch;
+        auto nested = nested_batch_.find(i);
+        s.batch = nested != nested_batch_.end() ? nested->second : m.batch;
+        s.marker_end_ns = c.end_ns;
         if (s.batch.has_prefill()) s.phase = trace::Phase::Prefill;
         steps.push_back(s);
         numbers.push_back(m.number);
+        used.push_back(c);
     }
     number_steps(steps, numbers);
+    if (sources) *sources = kept;
+    report(steps, used, rule, run);
+    run_ = nullptr;
+    return steps;
+}
 
+// The diagnostic that says how the steps were framed, or why there are none.
+void StepSelector::report(const std::vector<trace::Step>& steps,
+                          const std::vector<StepCandidate>& used, int rule,
+                          trace::RunData& run) const {
     if (steps.empty()) {
         std::string text = explicit_pattern()
-                               ? "no range matched the step pattern '" + pattern_text_ + "'"
-                               : "no range matched an iteration preset (";
+                               ? "no marker matched the step pattern '" + pattern_text_ + "'"
+                               : "no marker matched an iteration preset (";
         if (!explicit_pattern()) {
             for (const auto& p : presets())
                 text += std::string(p.name) + (p.name == "generic" ? "" : ", ");
@@ -201,20 +280,47 @@ std::vector<trace::Step> StepSelector::select(const std::vector<StepCandidate>& 
         }
         run.count_diagnostic("no_steps", trace::Severity::Info, 0,
                              text +
-                                 ", so the run has no steps; pass --steps-from REGEX to "
-                                 "frame iterations");
-    } else if (explicit_pattern()) {
+                                 ", so the run has no steps; give a step pattern "
+                                 "(--steps-from REGEX) to frame iterations");
+        return;
+    }
+    std::map<MarkerKind, std::size_t> kinds;
+    for (const auto& c : used) ++kinds[c.kind];
+    std::string of_kinds;
+    for (const auto& [kind, n] : kinds)
+        of_kinds += (of_kinds.empty() ? "" : ", ") + std::to_string(n) + " " +
+                    std::string(to_string(kind)) + (n == 1 ? "" : "s");
+    std::string nested;
+    if (nested_ > 0)
+        nested = "; " + std::to_string(nested_) + " marker" + (nested_ == 1 ? "" : "s") +
+                 " nested in them counted once";
+    if (explicit_pattern()) {
         run.count_diagnostic("step_pattern", trace::Severity::Info,
                              static_cast<double>(steps.size()),
-                             "steps framed by the ranges matching '" + pattern_text_ + "'");
-    } else {
-        const Preset& p = presets()[static_cast<std::size_t>(rule)];
-        run.count_diagnostic(
-            "step_preset", trace::Severity::Info, static_cast<double>(steps.size()),
-            "steps framed by the " + std::string(p.name) + " preset (" + std::string(p.shape) +
-                "), the first that matched; --steps-from REGEX overrides it");
+                             "steps framed by the markers matching '" + pattern_text_ + "' (" +
+                                 of_kinds + ")" + nested);
+        return;
     }
-    return steps;
+    const Preset& p = presets()[static_cast<std::size_t>(rule)];
+    run.count_diagnostic("step_preset", trace::Severity::Info, static_cast<double>(steps.size()),
+                         "steps framed by the " + std::string(p.name) + " preset (" +
+                             std::string(p.shape) + ") on " + of_kinds + nested +
+                             "; the first preset that matched; a step pattern "
+                             "(--steps-from REGEX) overrides it");
+}
+
+std::string_view to_string(MarkerKind kind) {
+    switch (kind) {
+        case MarkerKind::Annotation:
+            return "user annotation";
+        case MarkerKind::PythonFunction:
+            return "Python function";
+        case MarkerKind::CpuOp:
+            return "CPU op";
+        case MarkerKind::Nvtx:
+            return "NVTX range";
+    }
+    return "marker";
 }
 
 }  // namespace tokenscope::import

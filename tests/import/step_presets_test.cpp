@@ -188,3 +188,124 @@ TEST(StepPresets, TensorRtLlmIterationsInAnNsysExport) {
     EXPECT_EQ(s.steps[1].index, 1);
     EXPECT_NE(find_diag(s, "step_preset")->text.find("sglang"), std::string::npos);
 }
+
+namespace {
+
+std::string x_event(const std::string& cat, const std::string& name, int tid, int ts, int dur,
+                    const std::string& args = "") {
+    return R"({"ph":"X","cat":")" + cat + R"(","name":")" + name + R"(","pid":1,"tid":)" +
+           std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) + R"(,"dur":)" +
+           std::to_string(dur) + (args.empty() ? "" : R"(,"args":{)" + args + "}") + "}";
+}
+
+}  // namespace
+
+// The grammars of the engines' markers as the fixtures and the engines' code write them
+// (vLLM V1 gpu_worker/gpu_model_runner, SGLang ModelRunner._build_step_span_name).
+TEST(StepPresets, NewerVllmAndSglangGrammars) {
+    auto sq = StepSelector::parse(
+        "vllm-sq",
+        "execute_8192_context_9(sq8155sk8430sqsq7475785sqsk7671310)_generation_37(sq37sk34489"
+        "sqsq37sqsk34489)");
+    ASSERT_TRUE(sq);
+    EXPECT_EQ(sq->batch, (trace::BatchComposition{9, 8155, 37, 37, 8430, 34489}));
+    auto decode = StepSelector::parse(
+        "vllm-sq",
+        "execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk55086sqsq32sqsk55086)");
+    ASSERT_TRUE(decode);
+    EXPECT_FALSE(decode->batch.has_prefill());
+    EXPECT_EQ(decode->batch.decode_key_tokens, 55086);
+    // "(888_788544)": the tokens and the sum of their squares.
+    auto squares = StepSelector::parse("vllm", "execute_context_1(888_788544)_generation_0(0)");
+    ASSERT_TRUE(squares);
+    EXPECT_EQ(squares->batch, batch(1, 888, 0, 0));
+    EXPECT_TRUE(StepSelector::parse("vllm-python",
+                                    "vllm/v1/worker/gpu_model_runner.py(1002): execute_model"));
+    EXPECT_FALSE(
+        StepSelector::parse("vllm-python", "vllm/v1/worker/gpu_worker.py(263): execute_model"));
+    auto extend = StepSelector::parse("sglang", "step[EXTEND bs=8 toks=4096]");
+    ASSERT_TRUE(extend);
+    EXPECT_EQ(extend->batch, batch(8, 4096, 0, 0));
+    auto sgl_decode = StepSelector::parse("sglang", "step[DECODE bs=32]");
+    ASSERT_TRUE(sgl_decode);
+    EXPECT_EQ(sgl_decode->batch, batch(0, 0, 32, 32));
+    EXPECT_TRUE(
+        StepSelector::parse("sglang",
+                            "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py(2919): "
+                            "_run_batch_inner"));
+    EXPECT_FALSE(StepSelector::parse("sglang", "step[DECODE]"));
+}
+
+// vLLM V1 with a Python stack and no annotations: the worker's execute_model wraps the
+// runner's; the preset takes the runner's, a pattern matching both counts each iteration once.
+TEST(StepPresets, PythonFunctionsFrameIterationsAndNestedOnesCountOnce) {
+    std::string events;
+    for (int i = 0; i < 3; ++i) {
+        const int t = i * 1000;
+        if (i) events += ",";
+        events +=
+            x_event("python_function", "vllm/v1/worker/gpu_worker.py(263): execute_model", 1, t,
+                    900) +
+            "," +
+            x_event("python_function", "vllm/v1/worker/gpu_model_runner.py(1002): execute_model", 1,
+                    t + 10, 880);
+    }
+    auto run = import_kineto("vllm_python.json", events);
+    ASSERT_EQ(run.steps.size(), 3u);
+    EXPECT_EQ(run.steps[1].start_ns, 1'010'000);
+    const auto* d = find_diag(run, "step_preset");
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->text.find("vllm-python"), std::string::npos) << d->text;
+    EXPECT_NE(d->text.find("3 Python functions"), std::string::npos) << d->text;
+
+    auto pattern = import_kineto("vllm_python_pattern.json", events, "execute_model");
+    ASSERT_EQ(pattern.steps.size(), 3u);  // not 6: the runner's sits inside the worker's
+    EXPECT_EQ(pattern.steps[1].start_ns, 1'000'000);
+    EXPECT_EQ(pattern.steps[1].end_ns, 1'900'000);
+    const auto* p = find_diag(pattern, "step_pattern");
+    ASSERT_NE(p, nullptr);
+    EXPECT_NE(p->text.find("3 markers nested in them counted once"), std::string::npos) << p->text;
+}
+
+// SGLang: step[DECODE bs=32] inside _run_batch_inner frames one iteration, and the outer
+// marker takes the inner one's batch.
+TEST(StepPresets, NestedSglangMarkersGiveOneIterationWithTheBatch) {
+    const std::string inner = "/sgl/srt/managers/scheduler.py(2919): _run_batch_inner";
+    auto run = import_kineto("sglang_nested.json",
+                             x_event("python_function", inner, 1, 0, 900) + "," +
+                                 annotation("step[DECODE bs=32]", 100, 700) + "," +
+                                 x_event("python_function", inner, 1, 1000, 900) + "," +
+                                 annotation("step[EXTEND bs=2 toks=900]", 1100, 700));
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_EQ(run.steps[0].start_ns, 0);
+    EXPECT_EQ(run.steps[0].batch, batch(0, 0, 32, 32));
+    EXPECT_EQ(run.steps[1].batch, batch(2, 900, 0, 0));
+    EXPECT_EQ(run.steps[1].phase, trace::Phase::Prefill);
+}
+
+// A marker's window runs on to the end of the GPU work its launches started: the graph
+// launched at 150 us runs kernels until 2400 us, long after the 200 us marker.
+TEST(StepPresets, AnIterationSpansTheGpuWorkItsMarkerLaunched) {
+    const std::string marker = "execute_context_0(0)_generation_8(8)";
+    std::string events =
+        annotation(marker, 0, 200) + "," +
+        x_event("cuda_runtime", "cudaGraphLaunch", 1, 150, 20, R"("correlation":7)") + "," +
+        x_event("kernel", "gemm_a", 9, 300, 1000, R"("correlation":7,"device":0,"stream":9)") +
+        "," +
+        x_event("kernel", "gemm_b", 9, 1300, 1100, R"("correlation":7,"device":0,"stream":9)") +
+        "," + annotation(marker, 3000, 200) + "," +
+        x_event("cuda_runtime", "hipGraphLaunch", 1, 3100, 20, R"("correlation":8)") + "," +
+        x_event("kernel", "gemm_c", 9, 3150, 40, R"("correlation":8,"device":0,"stream":9)") + "," +
+        // launched from another thread: not this marker's work
+        x_event("cuda_runtime", "cudaLaunchKernel", 2, 3010, 5, R"("correlation":9)") + "," +
+        x_event("kernel", "late", 9, 3300, 5000, R"("correlation":9,"device":0,"stream":9)");
+    auto run = import_kineto("graph_window.json", events);
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_EQ(run.steps[0].marker_end_ns, 200'000);
+    EXPECT_EQ(run.steps[0].end_ns, 2'400'000);
+    EXPECT_EQ(run.steps[1].marker_end_ns, 3'200'000);
+    EXPECT_EQ(run.steps[1].end_ns, 3'200'000);  // its kernel ended inside the marker
+    const auto* d = find_diag(run, "iteration_window");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->value, 1.0);
+}

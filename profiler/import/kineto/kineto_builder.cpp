@@ -216,17 +216,33 @@ void KinetoBuilder::complete(const Span& s, const KinetoEvent* args) {
     }
     run_.activities.push_back(a);
     external_ids_.push_back(external);
-    if (cls == LaneClass::Cpu || cls == LaneClass::Annotation)
-        maybe_step(s.name, s.start, s.end, cls == LaneClass::Annotation);
+    maybe_step(s);
 }
 
-// Host annotations (record_function) may frame steps, and so may ProfilerStep#N
-// written as a cpu_op by older Kineto; which do is decided in finish(), once the
-// first matching preset is known.
-void KinetoBuilder::maybe_step(std::uint32_t name, std::int64_t start, std::int64_t end,
-                               bool annotation) {
-    if (annotation || run_.strings.str(name).starts_with("ProfilerStep#"))
-        step_candidates_.push_back({name, start, end});
+// Any CPU-side marker may frame an iteration (a user annotation, a Python function, a
+// CPU op such as ProfilerStep#N written by older Kineto); which do is decided in finish(),
+// once the first matching preset is known. Only names some preset (or the pattern)
+// matches are kept: a trace has hundreds of thousands of CPU ops.
+void KinetoBuilder::maybe_step(const Span& s) {
+    MarkerKind kind;
+    switch (s.cat) {
+        case Category::UserAnnotation:
+            kind = MarkerKind::Annotation;
+            break;
+        case Category::PythonFunction:
+            kind = MarkerKind::PythonFunction;
+            break;
+        case Category::CpuOp:
+            kind = MarkerKind::CpuOp;
+            break;
+        default:
+            return;
+    }
+    if (!steps_.may_frame(s.name, run_)) return;
+    const std::uint64_t thread =
+        (static_cast<std::uint64_t>(s.pid) << 32) ^ static_cast<std::uint32_t>(s.tid);
+    step_candidates_.push_back({s.name, s.start, s.end, kind, thread, -1});
+    step_threads_.emplace_back(s.pid, s.tid);
 }
 
 void KinetoBuilder::begin_end(const KinetoEvent& e, std::int64_t pid, std::int64_t tid,

@@ -75,7 +75,8 @@ class KinetoBuilder : public TraceHandler {
     void metadata(const KinetoEvent& e, std::int64_t pid, std::int64_t tid);
     void counter(const KinetoEvent& e, std::int64_t pid, std::int64_t ts);
     void marker(const KinetoEvent& e, std::int64_t pid, std::int64_t tid, std::int64_t ts);
-    void maybe_step(std::uint32_t name, std::int64_t start, std::int64_t end, bool annotation);
+    void maybe_step(const Span& s);
+    void frame_steps();
     void malformed(std::string_view why);
     void link_flows();
     void close_open_ranges();
@@ -87,6 +88,7 @@ class KinetoBuilder : public TraceHandler {
     DeviceTable devices_;
     StepSelector steps_;
     std::vector<StepCandidate> step_candidates_;
+    std::vector<std::pair<std::int64_t, std::int64_t>> step_threads_;  // pid, tid of each
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Open>> open_;
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> external_ids_;  // parallel to run_.activities

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "import/iteration_window.h"
 #include "kineto_builder.h"
 #include "trace/activity_order.h"
 
@@ -121,6 +122,22 @@ void KinetoBuilder::link_flows() {
                               "no correlation ids in the trace; External id used instead");
 }
 
+// Steps from the markers, each extended over the GPU work its marker launched. Runs
+// before the lanes are renumbered: the markers' threads are found by pid/tid.
+void KinetoBuilder::frame_steps() {
+    for (std::size_t i = 0; i < step_candidates_.size(); ++i) {
+        const auto [pid, tid] = step_threads_[i];
+        if (auto lane = lanes_.find(LaneClass::Cpu, pid, tid))
+            step_candidates_[i].host_lane = *lane;
+    }
+    std::vector<std::size_t> sources;
+    run_.steps = steps_.select(step_candidates_, run_, nullptr, &sources);
+    std::vector<int> host_lane;
+    host_lane.reserve(sources.size());
+    for (std::size_t i : sources) host_lane.push_back(step_candidates_[i].host_lane);
+    extend_to_gpu_work(run_, run_.steps, host_lane);
+}
+
 void KinetoBuilder::close_open_ranges() {
     std::int64_t open = 0;
     for (const auto& [key, stack] : open_) open += static_cast<std::int64_t>(stack.size());
@@ -136,10 +153,7 @@ void KinetoBuilder::shift_times(std::int64_t base) {
         a.start_ns += base;
         a.end_ns += base;
     }
-    for (auto& s : run_.steps) {
-        s.start_ns += base;
-        s.end_ns += base;
-    }
+    for (auto& s : run_.steps) s.shift(base);
     for (auto& c : run_.counters) c.time_ns += base;
 }
 
@@ -166,7 +180,7 @@ void KinetoBuilder::set_rank_and_origin(const nlohmann::json& workload) {
 trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     close_open_ranges();
     link_flows();
-    run_.steps = steps_.select(step_candidates_, run_);
+    frame_steps();
     add_run_launches(launches_, run_);
     shift_times(base_time_ns_);
     std::vector<std::uint16_t> remap = lanes_.finish(run_);

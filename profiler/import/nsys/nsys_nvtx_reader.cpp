@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "import/import_error.h"
+#include "import/iteration_window.h"
 #include "nsys_database.h"
 #include "nsys_lane_map.h"
 #include "nsys_progress.h"
@@ -58,9 +59,11 @@ void NsysNvtxReader::read() {
             else if (sqlite3_column_type(s, 4) != SQLITE_NULL)
                 a.name = strings_.intern(sqlite3_column_int64(s, 4));
             a.kind = type == kMark ? trace::ActivityKind::Marker : trace::ActivityKind::Range;
-            a.lane = lanes_.thread(sqlite3_column_int64(s, 5));
-            if (type != kMark) {
-                candidates_.push_back({a.name, a.start_ns, a.end_ns});
+            const std::int64_t global_tid = sqlite3_column_int64(s, 5);
+            a.lane = lanes_.thread(global_tid);
+            if (type != kMark && selector_.may_frame(a.name, run_)) {
+                candidates_.push_back({a.name, a.start_ns, a.end_ns, MarkerKind::Nvtx,
+                                       static_cast<std::uint64_t>(global_tid), a.lane});
                 activity_of_.push_back(run_.activities.size());
             }
             run_.activities.push_back(a);
@@ -79,9 +82,15 @@ void NsysNvtxReader::read() {
 // to the ProfilerStep#N ranges around them.
 void NsysNvtxReader::finish_steps() {
     std::vector<bool> chosen;
-    std::vector<trace::Step> steps = selector_.select(candidates_, run_, &chosen);
+    std::vector<std::size_t> sources;
+    std::vector<trace::Step> steps = selector_.select(candidates_, run_, &chosen, &sources);
     for (std::size_t i = 0; i < chosen.size(); ++i)
         if (chosen[i]) run_.activities[activity_of_[i]].lane = lanes_.step_track();
+    // The CUDA activities are read before NVTX (nsys_importer.cpp): each iteration
+    // extends over the GPU work its marker launched.
+    std::vector<int> host_lane;
+    for (std::size_t i : sources) host_lane.push_back(candidates_[i].host_lane);
+    extend_to_gpu_work(run_, steps, host_lane);
     run_.steps.insert(run_.steps.end(), steps.begin(), steps.end());
 }
 

@@ -38,7 +38,7 @@ class NsysNvtxReader {
     NsysProgress& progress_;
     trace::RunData& run_;
     StepSelector selector_;
-    std::vector<StepCandidate> candidates_;  // every range, in reading order
+    std::vector<StepCandidate> candidates_;  // ranges that may frame a step, in reading order
     std::vector<std::size_t> activity_of_;   // its index in run_.activities
 };
 
