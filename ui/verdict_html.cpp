@@ -10,6 +10,7 @@ QString VerdictHtml::headline(const analysis::Verdict& v, bool model_run) {
     text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
     if (!v.bound_by.empty())
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by).toHtmlEscaped());
+    if (v.limited_by == "latency") text += tr(", latency-limited");
     // Absent, not small, when no kernel carries bytes (analysis::Verdict says why).
     if (v.achieved_bandwidth_fraction)
         text += tr("<br>achieved bandwidth %1 of peak")

@@ -38,6 +38,7 @@ void print_verdict(std::ostream& out, const analysis::Verdict& v, bool csv) {
     if (!csv) {
         out << "verdict: " << v.primary;
         if (!v.bound_by.empty()) out << " (" << v.bound_by << "-bound)";
+        if (v.limited_by == "latency") out << ", latency-limited";
         if (v.primary == "gpu-bound" && v.achieved_bandwidth_fraction)
             out << ", achieved bandwidth " << format_percent(*v.achieved_bandwidth_fraction)
                 << " of peak";
@@ -150,6 +151,7 @@ nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool wit
         {"verdict",
          {{"primary", a.verdict.primary},
           {"bound_by", a.verdict.bound_by},
+          {"limited_by", a.verdict.limited_by},
           {"advice", a.verdict.advice},
           {"achieved_bandwidth_fraction",
            a.verdict.achieved_bandwidth_fraction

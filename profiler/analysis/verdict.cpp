@@ -46,6 +46,50 @@ StepSummary summarize_steps(const std::vector<StepAttribution>& atts,
     return s;
 }
 
+// Engines that schedule asynchronously overlap iteration N+1's CPU with iteration N's GPU
+// (docs/engine-traces.md, Iteration windows): each step's attribution covers its own window,
+// but the run's totals count each nanosecond once, over the union of the windows. Token
+// steps of one batch share an interval on purpose and keep counting once each.
+void count_overlapping_iterations_once(StepSummary& s, const std::vector<trace::Step>& steps,
+                                       const Coverage& cov) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+    for (const auto& st : steps) {
+        if (!st.is_iteration()) return;
+        windows.emplace_back(st.start_ns, st.end_ns);
+    }
+    std::sort(windows.begin(), windows.end());
+    bool overlap = false;
+    for (std::size_t i = 1; i < windows.size(); ++i)
+        overlap |= windows[i].first < windows[i - 1].second;
+    if (!overlap) return;
+    StepSummary u = s;
+    u.total_ns = 0;
+    u.assigned_ns = {};
+    u.hidden_ns = {};
+    auto add = [&](std::int64_t t0, std::int64_t t1) {
+        const StepAttribution a = cov.attribute(t0, t1);
+        u.total_ns += t1 - t0;
+        for (std::size_t c = 0; c < kCategoryCount; ++c) {
+            u.assigned_ns[c] += a.assigned[c];
+            u.hidden_ns[c] += a.hidden[c];
+        }
+    };
+    std::int64_t t0 = windows.front().first, t1 = windows.front().second;
+    for (const auto& [a, b] : windows) {
+        if (a > t1) {
+            add(t0, t1);
+            t0 = a;
+        }
+        t1 = std::max(t1, b);
+    }
+    add(t0, t1);
+    for (std::size_t c = 0; c < kCategoryCount; ++c)
+        u.share[c] = u.total_ns > 0
+                         ? static_cast<double>(u.assigned_ns[c]) / static_cast<double>(u.total_ns)
+                         : 0.0;
+    s = u;
+}
+
 std::vector<PhaseSummary> summarize_phases(const std::vector<trace::Step>& steps,
                                            const std::vector<StepAttribution>& atts) {
     std::array<PhaseSummary, 3> acc{};
@@ -140,7 +184,34 @@ const char* scheduling_advice(RunKind kind) {
     return "request queue or async executor";
 }
 
-void decide(Verdict& v, const StepSummary& s, RunKind kind) {
+// The gpu-bound verdict's words: a memory-bound kernel mix far below the peak bandwidth is
+// limited by latency or occupancy, which more bandwidth would not fix.
+void decide_gpu(Verdict& v, const StepSummary& s, const VerdictOptions& o) {
+    bool memory = s.share[idx(Category::GpuMemory)] > s.share[idx(Category::GpuCompute)];
+    v.bound_by = memory ? "memory" : "compute";
+    v.advice = v.bound_by + "-bound GPU work";
+    if (!v.achieved_bandwidth_fraction) {
+        v.advice += " (its kernels carry no byte counts: achieved bandwidth unknown)";
+        return;
+    }
+    const double f = *v.achieved_bandwidth_fraction;
+    v.advice += " at " + percent(f) + " of peak memory bandwidth";
+    if (!memory) return;
+    if (f < o.bandwidth_bound_fraction) {
+        v.limited_by = "latency";
+        v.advice +=
+            ": far below the peak, so its kernels are latency- or occupancy-limited "
+            "(small grids, dependent kernels, gaps between them), not bandwidth-bound; "
+            "fuse kernels, batch more work per launch or raise occupancy";
+    } else {
+        v.limited_by = "bandwidth";
+        v.advice +=
+            ": bandwidth-bound; fewer bytes per token (quantised weights or KV cache) "
+            "or a GPU with more bandwidth";
+    }
+}
+
+void decide(Verdict& v, const StepSummary& s, RunKind kind, const VerdictOptions& o) {
     static constexpr std::array<const char*, 6> kPrimary = {"transfer-bound", "scheduling-bound",
                                                             "cpu-bound",      "nvlink-bound",
                                                             "gpu-bound",      "cpu-bound"};
@@ -159,18 +230,32 @@ void decide(Verdict& v, const StepSummary& s, RunKind kind) {
             v.advice = i == 1 ? scheduling_advice(kind) : kAdvice[i];
             return;
         }
-        bool memory = s.share[idx(Category::GpuMemory)] > s.share[idx(Category::GpuCompute)];
-        v.bound_by = memory ? "memory" : "compute";
-        v.advice = v.bound_by + "-bound GPU work";
-        if (v.achieved_bandwidth_fraction)
-            v.advice +=
-                " at " + percent(*v.achieved_bandwidth_fraction) + " of peak memory bandwidth";
-        else
-            v.advice += " (its kernels carry no byte counts: achieved bandwidth unknown)";
+        decide_gpu(v, s, o);
         return;
     }
     v.primary = "mixed";
     v.advice = "no single bound: see the per-category shares";
+}
+
+// No verdict for what cannot be judged: a load generator's results (requests and tokens,
+// no activity at all), or a run without steps (no marker matched).
+bool no_verdict(Verdict& v, const trace::RunData& run, const StepSummary& s) {
+    if (kind_of(run.info) == RunKind::Serving && run.activities.empty()) {
+        v.primary = "none";
+        v.advice =
+            "a load generator's results (requests and tokens, no GPU or host "
+            "activity): open them together with the server's trace to see where the "
+            "time went";
+        return true;
+    }
+    if (s.steps == 0) {
+        v.primary = "none";
+        v.advice =
+            "no steps: no marker in the trace matched an iteration preset; give a step "
+            "pattern that matches the engine's iteration marker";
+        return true;
+    }
+    return false;
 }
 
 RunAssessment assess(const trace::RunData& run, const Coverage& cov,
@@ -178,6 +263,7 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
                      const VerdictOptions& o, const trace::StopToken& stop) {
     RunAssessment r;
     r.summary = summarize_steps(atts, stop);
+    count_overlapping_iterations_once(r.summary, run.steps, cov);
     r.phases = summarize_phases(run.steps, atts);
     stop.throw_if_stopped();
     r.floor = summarize_floor(run.steps);
@@ -200,7 +286,7 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
                // Not among the GPU rules: a host-only run (the cpu backend) would
                // otherwise read "mixed" while 99% of its time is host compute.
                rule("cpu_share", cpu, o.cpu_share)};
-    decide(v, s, kind_of(run.info));
+    if (!no_verdict(v, run, s)) decide(v, s, kind_of(run.info), o);
     return r;
 }
 

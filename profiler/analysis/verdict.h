@@ -25,6 +25,10 @@ struct VerdictOptions {
     double nvlink_fraction = 0.90;  // P2P bytes / P2P-active time / nvlink_bandwidth
     double gpu_share = 0.75;        // (gpu_compute + gpu_memory) / total
     double cpu_share = 0.75;        // cpu / total, checked last (host-only runs)
+    // Memory-bound GPU work whose kernels move less than this fraction of the peak memory
+    // bandwidth is not limited by the bandwidth but by latency or occupancy (small grids,
+    // dependent kernels, gaps between them inside the GPU work).
+    double bandwidth_bound_fraction = 0.40;
 };
 
 // One rule's evidence: the measured value next to the threshold it was held against.
@@ -40,9 +44,15 @@ struct RuleResult {
 };
 
 struct Verdict {
-    // "transfer-bound", "scheduling-bound", "cpu-bound", "nvlink-bound", "gpu-bound", "mixed"
+    // "transfer-bound", "scheduling-bound", "cpu-bound", "nvlink-bound", "gpu-bound", "mixed",
+    // or "none" when the run cannot be judged (no steps, or no GPU activity at all: a
+    // client-side benchmark result); `advice` then says why and what to open instead.
     std::string primary = "mixed";
     std::string bound_by;  // "memory" or "compute" when gpu-bound, else empty
+    // "latency" when memory-bound work reaches under VerdictOptions::bandwidth_bound_fraction
+    // of peak bandwidth (latency- or occupancy-limited), "bandwidth" at or above it; empty
+    // when not memory-bound or the achieved bandwidth is unknown.
+    std::string limited_by;
     std::string advice;
     // Bytes of kernels, memsets and D2D copies / time the GPU is busy with them, as a
     // fraction of gpu.peak_bandwidth. Absent (not 0) when the peak is unknown or no
@@ -54,7 +64,9 @@ struct Verdict {
 
 struct StepSummary {
     std::int64_t steps = 0;
-    std::int64_t total_ns = 0;  // sum of step durations (batched steps each count)
+    // Sum of step durations (batched token steps each count); engine iterations whose
+    // windows overlap count each nanosecond once (the union of their windows).
+    std::int64_t total_ns = 0;
     CategoryNs assigned_ns{};
     CategoryNs hidden_ns{};
     std::array<double, kCategoryCount> share{};   // assigned / total; 0 when total is 0
