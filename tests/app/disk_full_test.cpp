@@ -1,7 +1,10 @@
 // A capture that fills the disk, through the real binary: it stops with a
 // clear message naming the file, and the file keeps every batch committed
 // before the disk filled (it opens as an incomplete run, not an empty file).
-// The full disk is a 16 MiB tmpfs the test mounts (root only, as in CI).
+// The full disk is a 64 MiB tmpfs the test mounts (root only, as in CI): big enough to
+// hold the first timed commit (100 ms of a fast model run is 15-20 MB of WAL here; with
+// 16 MiB the disk filled before any step was committed once the step rows grew by three
+// columns, so the test passed or failed with the machine's speed).
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
@@ -31,7 +34,7 @@ TEST(DiskFull, CaptureStopsWithAClearMessageAndKeepsWhatWasCommitted) {
         fs::temp_directory_path() / ("tokenscope_full_" + std::to_string(getpid()));
     const fs::path mnt = base / "disk";
     fs::create_directories(mnt);
-    ASSERT_EQ(mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=16m"), 0)
+    ASSERT_EQ(mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64m"), 0)
         << "cannot mount a tmpfs: " << std::strerror(errno);
     const fs::path file = mnt / "full.tokenscope";
     auto r = run_cli(
