@@ -197,6 +197,7 @@ RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOp
     out.categories = category_diffs(a, b, options.attribution, inputs, stop);
     stop.throw_if_stopped();
     align_steps(a, b, out);
+    out.iterations = diff_iterations(a, b, options.alpha, stop);
     if (options.heatmap) {
         out.heatmap_a =
             inputs.heatmap_a ? *inputs.heatmap_a : compute_heatmap(a, *options.heatmap, stop);

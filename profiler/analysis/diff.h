@@ -12,6 +12,7 @@
 #include "distribution.h"
 #include "heatmap.h"
 #include "heatmap_diff.h"
+#include "iteration_diff.h"
 #include "mann_whitney.h"
 #include "metrics.h"
 #include "trace/run_data.h"
@@ -79,6 +80,9 @@ struct RunDiff {
     std::size_t steps_only_a = 0, steps_only_b = 0;
     std::optional<Heatmap> heatmap_a, heatmap_b;
     std::optional<HeatmapDiff> heatmap;
+    // Engine iterations aligned by phase and index (docs/compare.md, Engine
+    // iterations); empty unless both runs have iterations.
+    IterationDiff iterations;
 };
 
 // What diff_runs may be handed ready-made instead of computing it: the GUI has the
