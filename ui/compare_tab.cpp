@@ -19,6 +19,7 @@
 #include "background_query.h"
 #include "export_dialog.h"
 #include "heatmap_controls.h"
+#include "iteration_delta_model.h"
 #include "kernel_delta_model.h"
 #include "metric_delta_model.h"
 #include "row_table.h"
@@ -86,6 +87,8 @@ CompareTab::CompareTab(QWidget* parent)
       plot_delta_(new plots::HeatmapPlot(this)),
       metrics_(new MetricDeltaModel(this)),
       kernels_(new KernelDeltaModel(this)),
+      iterations_(new IterationDeltaModel(this)),
+      iteration_text_(new QLabel(this)),
       kernel_proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)) {
     empty_->setWordWrap(true);
@@ -100,6 +103,9 @@ CompareTab::CompareTab(QWidget* parent)
     // Two run names and paths on one line made the window wider than the screen.
     runs_->setWordWrap(true);
     status_->setWordWrap(true);
+    iteration_text_->setWordWrap(true);
+    iteration_text_->setTextFormat(Qt::PlainText);
+    iteration_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     swap_->setToolTip(tr("Exchange runs A and B"));
     auto* page = new QWidget(this);
     auto* bar = new QHBoxLayout;
@@ -116,6 +122,7 @@ CompareTab::CompareTab(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(controls_);
     layout->addWidget(status_);
+    layout->addWidget(iteration_text_);
     layout->addWidget(split, 1);
     stack_->addWidget(empty_);
     stack_->addWidget(page);
@@ -165,6 +172,7 @@ QWidget* CompareTab::buildTables() {
     kernel_proxy_->setSourceModel(kernels_);
     kernel_proxy_->setSortRole(KernelDeltaModel::SortRole);
     kernel_proxy_->setFilterKeyColumn(KernelDeltaModel::Name);
+    kernel_proxy_->setFilterRole(KernelDeltaModel::FullNameRole);  // not the short name
     kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     kernel_view_ = make_row_table(kernel_proxy_, this);
     kernel_view_->setSortingEnabled(true);
@@ -179,8 +187,16 @@ QWidget* CompareTab::buildTables() {
     kl->setContentsMargins(0, 0, 0, 0);
     kl->addWidget(filter_);
     kl->addWidget(kernel_view_, 1);
+    // Engine iterations above the metrics, so the kernel table keeps half the width.
+    auto* left = new QSplitter(Qt::Vertical, this);
+    iteration_pane_ = make_row_table(iterations_, this);
+    iteration_pane_->setToolTip(
+        tr("Engine iterations aligned by phase and index; the P50 delta split into GPU idle "
+           "and GPU time per kernel role (per-iteration means; concurrent time shared)"));
+    left->addWidget(iteration_pane_);
+    left->addWidget(make_row_table(metrics_, this));
     auto* tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(make_row_table(metrics_, this));
+    tables->addWidget(left);
     tables->addWidget(kernels);
     return tables;
 }
@@ -190,6 +206,7 @@ void CompareTab::setUnit(plots::TimeUnit unit) {
     for (plots::HeatmapPlot* p : {plot_a_, plot_b_, plot_delta_}) p->setUnit(unit);
     metrics_->setUnit(unit);
     kernels_->setUnit(unit);
+    iterations_->setUnit(unit);
 }
 
 void CompareTab::compare(const OpenRun& a, const OpenRun& b) {
@@ -208,6 +225,14 @@ QString CompareTab::statusText() const {
     return status_->text();
 }
 
+QString CompareTab::iterationText() const {
+    return iteration_text_->text();
+}
+
+bool CompareTab::showsIterations() const {
+    return !iteration_text_->isHidden() && !iteration_pane_->isHidden();
+}
+
 bool CompareTab::showsEmptyState() const {
     return stack_->currentWidget() == empty_;
 }
@@ -221,6 +246,7 @@ void CompareTab::recompute() {
     diff_.reset();
     metrics_->setMetrics({});
     kernels_->setKernels({});
+    showIterations({});
     export_->setEnabled(false);
     if (!a_.valid() || !b_.valid()) {
         waiting_ = false;
@@ -320,6 +346,7 @@ void CompareTab::show(const Job& job) {
     diff_ = job.diff;
     metrics_->setMetrics(diff_->metrics);
     kernels_->setKernels(diff_->kernels);
+    showIterations(diff_->iterations);
     showHeatmaps(*diff_);
     QString text = tr("%1 steps aligned by (request, token); %2 only in A, %3 only in B; %4 "
                       "kernels by name.")
@@ -332,6 +359,15 @@ void CompareTab::show(const Job& job) {
                     .arg(job.heatmap_error.toHtmlEscaped());
     status_->setText(text);
     emit diffReady();
+}
+
+void CompareTab::showIterations(const analysis::IterationDiff& iterations) {
+    iterations_->setIterations(iterations);
+    QStringList lines;
+    for (const auto& d : iterations.phases) lines << QString::fromStdString(d.sentence);
+    iteration_text_->setText(lines.join(QLatin1Char('\n')));
+    iteration_text_->setHidden(iterations.empty());
+    iteration_pane_->setHidden(iterations.empty());
 }
 
 void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {

@@ -22,6 +22,7 @@ namespace tokenscope::ui {
 
 class BackgroundQuery;
 class HeatmapControls;
+class IterationDeltaModel;
 class KernelDeltaModel;
 class MetricDeltaModel;
 class RunAnalyzer;
@@ -31,8 +32,10 @@ class RunAnalyzer;
 // RunAnalyzer, so no run is attributed twice (the window's analyzer has the current
 // run's already): their heatmaps side by side on one shared colour
 // scale, the B - A delta heatmap on a diverging scale, the metric delta table with
-// significance and a sortable, filterable per-kernel delta table. Swap exchanges A
-// and B. The main window calls compare() for two dropped files.
+// significance and a sortable, filterable per-kernel delta table (short kernel names,
+// the full name as tooltip). Runs with engine iterations get the iteration comparison
+// too: one sentence per phase and the per-phase table. Swap exchanges A and B. The
+// main window calls compare() for two dropped files.
 class CompareTab : public RunTab {
     Q_OBJECT
   public:
@@ -57,6 +60,10 @@ class CompareTab : public RunTab {
     plots::HeatmapPlot* plotDelta() const { return plot_delta_; }
     MetricDeltaModel* metricModel() const { return metrics_; }
     KernelDeltaModel* kernelModel() const { return kernels_; }
+    IterationDeltaModel* iterationModel() const { return iterations_; }
+    // The iteration comparison's sentences, one per phase; empty without iterations.
+    QString iterationText() const;
+    bool showsIterations() const;
     QSortFilterProxyModel* kernelProxy() const { return kernel_proxy_; }
     QTableView* kernelView() const { return kernel_view_; }
     QPushButton* swapButton() const { return swap_; }
@@ -93,6 +100,7 @@ class CompareTab : public RunTab {
     void showCancelled();
     void show(const Job& job);
     void showHeatmaps(const analysis::RunDiff& diff);
+    void showIterations(const analysis::IterationDiff& iterations);
     QString label(const OpenRun& run) const;
 
     QStackedWidget* stack_;
@@ -107,6 +115,9 @@ class CompareTab : public RunTab {
     plots::HeatmapPlot* plot_delta_;
     MetricDeltaModel* metrics_;
     KernelDeltaModel* kernels_;
+    IterationDeltaModel* iterations_;
+    QLabel* iteration_text_;
+    QWidget* iteration_pane_ = nullptr;
     QSortFilterProxyModel* kernel_proxy_;
     QTableView* kernel_view_ = nullptr;
     QLineEdit* filter_ = nullptr;

@@ -1,14 +1,42 @@
 #include "kernel_delta_model.h"
 
+#include <QHash>
 #include <cmath>
 
+#include "analysis/kernel_name.h"
+
 namespace tokenscope::ui {
+namespace {
+
+// The short names cut to `chars`, then " #k" (k-th in list order) on those that read
+// alike: distinct_short_kernel_names numbers names that shorten alike, and this numbers
+// those the cut made alike.
+std::vector<QString> name_labels(const std::vector<analysis::NameDiff>& kernels, qsizetype chars) {
+    std::vector<std::string> full;
+    full.reserve(kernels.size());
+    for (const auto& k : kernels) full.push_back(k.name);
+    std::vector<QString> out;
+    QHash<QString, int> seen;
+    for (const std::string& name : analysis::distinct_short_kernel_names(full)) {
+        QString label = QString::fromStdString(name);
+        if (label.size() > chars) label = label.left(chars - 1) + QChar(0x2026);
+        ++seen[label];
+        out.push_back(label);
+    }
+    QHash<QString, int> next;
+    for (QString& label : out)
+        if (seen.value(label) > 1) label += QStringLiteral(" #%1").arg(++next[label]);
+    return out;
+}
+
+}  // namespace
 
 KernelDeltaModel::KernelDeltaModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void KernelDeltaModel::setKernels(std::vector<analysis::NameDiff> kernels) {
     beginResetModel();
     kernels_ = std::move(kernels);
+    labels_ = name_labels(kernels_, kNameChars);
     endResetModel();
 }
 
@@ -78,9 +106,12 @@ QVariant KernelDeltaModel::data(const QModelIndex& index, int role) const {
     const auto& k = kernels_[static_cast<std::size_t>(index.row())];
     switch (role) {
         case Qt::DisplayRole:
-            return text(k, index.column());
+            return index.column() == Name ? labels_[static_cast<std::size_t>(index.row())]
+                                          : text(k, index.column());
         case Qt::ToolTipRole:
             return index.column() == Name ? QString::fromStdString(k.name) : QVariant();
+        case FullNameRole:
+            return QString::fromStdString(k.name);
         case SortRole:
             return number(k, index.column());
         case Qt::TextAlignmentRole:

@@ -11,10 +11,16 @@ namespace tokenscope::ui {
 // Per-kernel deltas of analysis::diff_runs (kernels matched by name): count,
 // total, mean and P95 in A and B with B - A. SortRole gives the raw number (ns
 // or count), so a QSortFilterProxyModel sorts numerically; Qt::DisplayRole is text.
+// The name column shows the short name (analysis::short_kernel_name), at most
+// kNameChars characters (Tensile's Cijk_* names run to hundreds with nothing to drop),
+// " #k" where two kernels would read the same; its tooltip and FullNameRole (what the
+// filter matches) give the full name.
 class KernelDeltaModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int FullNameRole = Qt::UserRole + 2;
+    static constexpr qsizetype kNameChars = 60;
     enum Column {
         Name,
         CountA,
@@ -50,6 +56,7 @@ class KernelDeltaModel : public QAbstractTableModel {
     QString text(const analysis::NameDiff& k, int column) const;
 
     std::vector<analysis::NameDiff> kernels_;
+    std::vector<QString> labels_;  // the name column's text, one per kernel
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
 };
 

@@ -7,10 +7,13 @@
 #include <QTest>
 
 #include "hand_run.h"
+#include "support/fixtures.h"
 #include "ui/compare_tab.h"
+#include "ui/iteration_delta_model.h"
 #include "ui/kernel_delta_model.h"
 #include "ui/metric_delta_model.h"
 #include "ui/plots/heatmap_plot.h"
+#include "ui/run_loader.h"
 
 using namespace tokenscope;
 
@@ -30,6 +33,12 @@ ui::OpenRun run_a() {
     add_kernel(run, "old_a", 30000, 31000);
     add_kernel(run, "old_b", 32000, 37000);
     return test::open_run(std::move(run), QStringLiteral("a.tokenscope"));
+}
+
+ui::OpenRun fixture_run(const char* relative) {
+    auto runs = ui::RunLoader::load(tokenscope::test::fixture_path(relative), {});
+    if (runs.empty()) return {};
+    return test::open_run(std::move(runs[0]), QString::fromUtf8(relative));
 }
 
 ui::OpenRun run_b() {
@@ -131,6 +140,60 @@ class CompareTabTest : public QObject {
         const QCPRange a = tab.plotA()->colorScale()->dataRange();
         QCOMPARE(a, QCPRange(0.025, 0.030));
         QCOMPARE(tab.plotB()->colorScale()->dataRange(), a);
+    }
+
+    // Token steps of our own decode runs are no engine iterations: no iteration section.
+    void handRunsShowNoIterations() {
+        ui::CompareTab tab;
+        compare(tab, run_a(), run_b());
+        QVERIFY(!tab.showsIterations());
+        QCOMPARE(tab.iterationModel()->rowCount(), 0);
+    }
+
+    // Two real engine traces (vLLM V1 and SGLang, one decode iteration of batch 32 each on
+    // an MI300X): the iteration sentence and table, and the kernel table readable with
+    // Tensile's names of hundreds of characters: short in the cell, whole in the tooltip.
+    void engineTracesShowTheIterationComparison() {
+        const char* vllm = "engines/vllm_v1_mi300x_fullgraph_decode_bs32_step.json.gz";
+        const char* sglang = "engines/sglang_mi300x_qwen3_8b_graph_decode_bs32_step.json.gz";
+        TOKENSCOPE_QT_NEED_FIXTURE(vllm);
+        TOKENSCOPE_QT_NEED_FIXTURE(sglang);
+        ui::CompareTab tab;
+        QAbstractItemModelTester tester(tab.iterationModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy ready(&tab, &ui::CompareTab::diffReady);
+        tab.compare(fixture_run(vllm), fixture_run(sglang));
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QVERIFY(tab.showsIterations());
+        QVERIFY2(tab.iterationText().startsWith(QStringLiteral("B's decode iterations are ")),
+                 qPrintable(tab.iterationText()));
+        QVERIFY(tab.iterationText().contains(QStringLiteral("(P50)")));
+        const auto* m = tab.iterationModel();
+        QVERIFY(m->rowCount() > 4);
+        QCOMPARE(m->index(0, ui::IterationDeltaModel::Quantity).data().toString(),
+                 QStringLiteral("iterations (1 aligned)"));
+        QCOMPARE(m->index(1, ui::IterationDeltaModel::Quantity).data().toString(),
+                 QStringLiteral("iteration P50"));
+        QStringList quantities;
+        for (int r = 0; r < m->rowCount(); ++r)
+            quantities << m->index(r, ui::IterationDeltaModel::Quantity).data().toString();
+        QVERIFY2(quantities.contains(QStringLiteral("GPU idle (mean)")),
+                 qPrintable(quantities.join(QStringLiteral(", "))));
+        QVERIFY(quantities.contains(QStringLiteral("GEMM (mean)")));
+        auto* kernels = tab.kernelModel();
+        int tensile = 0;
+        for (int r = 0; r < kernels->rowCount(); ++r) {
+            const QModelIndex name = kernels->index(r, ui::KernelDeltaModel::Name);
+            const QString full = name.data(Qt::ToolTipRole).toString();
+            QCOMPARE(full, QString::fromStdString(kernels->kernel(r).name));
+            QVERIFY2(name.data().toString().size() <= ui::KernelDeltaModel::kNameChars + 4,
+                     qPrintable(name.data().toString()));
+            if (full.startsWith(QStringLiteral("Cijk_")) && full.size() > 200) ++tensile;
+        }
+        QVERIFY(tensile > 0);
+        // The filter matches full names, of which the short one may keep nothing.
+        tab.kernelProxy()->setFilterFixedString(QStringLiteral("MT256x32x64"));
+        QVERIFY(tab.kernelProxy()->rowCount() > 0);
     }
 
     void swapExchangesAAndB() {
