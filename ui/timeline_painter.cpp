@@ -218,6 +218,14 @@ void TimelinePainter::paint_steps(QPainter& p, const Row& row, int plot_w) const
             st.phase == trace::Phase::Prefill ? QColor(0x6A, 0x4C, 0x93) : QColor(0x8E, 0x9A, 0xAF);
         const QRectF rect(x0, top, std::max(1.0, x1 - x0 - 1.0), Layout::kSpanHeight - 2);
         p.fillRect(rect, fill);
+        // The part of an iteration's window after its CPU marker, while the GPU work the
+        // marker launched still runs: lighter, so the marker's own extent stays visible.
+        if (st.marker_end_ns > st.start_ns && st.marker_end_ns < st.end_ns) {
+            const double xm =
+                std::clamp(s_.viewport.x_of(st.marker_end_ns), rect.left(), rect.right());
+            QColor gpu_part = fill.lighter(135);
+            p.fillRect(QRectF(xm, rect.top(), rect.right() - xm, rect.height()), gpu_part);
+        }
         if (rect.width() > 30) {
             p.setPen(plots::CategoryColors::text_on(fill));
             QString text = st.is_iteration()

@@ -265,10 +265,19 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         update();
     } else {
         hoverAt(pos);
-        if (scene_.hovered != TimelineScene::kNone)
+        const int step = scene_.hovered == TimelineScene::kNone ? stepAt(pos) : -1;
+        if (scene_.hovered != TimelineScene::kNone) {
             QToolTip::showText(event->globalPosition().toPoint(), describe(scene_.hovered), this);
-        else
+        } else if (step >= 0 && run_.data->steps[static_cast<std::size_t>(step)].is_iteration()) {
+            // An iteration says what its marker was and how far the GPU work ran past it.
+            const auto& st = run_.data->steps[static_cast<std::size_t>(step)];
+            QToolTip::showText(
+                event->globalPosition().toPoint(),
+                iterationDetails(st, plots::TimeFormat::duration(st.duration_ns(), scene_.unit)),
+                this);
+        } else {
             QToolTip::hideText();
+        }
     }
     last_pos_ = pos;
 }
@@ -306,23 +315,33 @@ void TimelineView::clickAt(QPoint pos) {
     } else if (const int s = stepAt(pos); s >= 0) {
         const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
         const QString duration = plots::TimeFormat::duration(st.duration_ns(), scene_.unit);
-        if (st.batch.known())  // an engine iteration: its batch from the marker
-            emit detailsChanged(QStringLiteral("<b>iteration</b> %1 (%2): %3<br>duration %4")
-                                    .arg(st.index)
-                                    .arg(view_of(trace::to_string(st.phase)))
-                                    .arg(QString::fromStdString(analysis::describe_batch(st.batch)))
-                                    .arg(duration));
-        else
-            emit detailsChanged(
-                QStringLiteral("<b>step</b> request %1, token %2 (%3)<br>duration %4")
-                    .arg(st.request)
-                    .arg(st.index)
-                    .arg(view_of(trace::to_string(st.phase)))
-                    .arg(duration));
+        emit detailsChanged(st.is_iteration() ? iterationDetails(st, duration)
+                                              : QStringLiteral("<b>step</b> request %1, token %2 "
+                                                               "(%3)<br>duration %4")
+                                                    .arg(st.request)
+                                                    .arg(st.index)
+                                                    .arg(view_of(trace::to_string(st.phase)))
+                                                    .arg(duration));
         selectRange(st.start_ns, st.end_ns);
     } else if (scene_.has_selection) {
         clearSelection();
     }
+}
+
+// An engine iteration: its batch from the marker, and where the marker ended when the
+// window runs on over the GPU work the marker launched (docs/engine-traces.md).
+QString TimelineView::iterationDetails(const trace::Step& st, const QString& duration) const {
+    QString text = QStringLiteral("<b>iteration</b> %1 (%2)")
+                       .arg(st.index)
+                       .arg(view_of(trace::to_string(st.phase)));
+    if (st.batch.known())
+        text += QStringLiteral(": ") + QString::fromStdString(analysis::describe_batch(st.batch));
+    text += QStringLiteral("<br>window %1").arg(duration);
+    if (st.marker_end_ns > st.start_ns && st.marker_end_ns < st.end_ns)
+        text += QStringLiteral(": CPU marker %1, then the GPU work it launched for %2 more")
+                    .arg(plots::TimeFormat::duration(st.marker_end_ns - st.start_ns, scene_.unit))
+                    .arg(plots::TimeFormat::duration(st.end_ns - st.marker_end_ns, scene_.unit));
+    return text;
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {

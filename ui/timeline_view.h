@@ -44,6 +44,7 @@ class TimelineView : public QWidget {
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
     void hoverAt(QPoint pos);
     QString describe(std::size_t activity) const;
+    QString iterationDetails(const trace::Step& step, const QString& duration) const;
     // A joined run's request track: the token drawn at pos (index into run.steps, or
     // -1), where token `step` is drawn (widget coordinates; empty off screen), and the
     // selection TokenSelector sets: the token, its iteration and its kernels outlined.

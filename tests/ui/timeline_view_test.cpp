@@ -112,6 +112,31 @@ class TimelineViewTest : public QObject {
         QVERIFY(std::abs(t1 - (-1000.0 + 230 * kFitNsPerPx)) <= 1.0);
     }
 
+    // An engine iteration framed by a 10 us marker whose GPU work ran on to 50 us: the
+    // step track shows the marker's part and the GPU part apart, and a click says so.
+    void iterationWindowShowsItsMarker() {
+        trace::RunData run = test::hand_run();
+        trace::Step it{0, 3, trace::Phase::Iteration, 0, 50000, 0};
+        it.batch = {0, 0, 8, 8};
+        it.marker_end_ns = 10000;
+        run.steps = {it};
+        run.requests.clear();
+        ui::OpenRun open = test::open_run(std::move(run));
+        ui::TimelineView view;
+        view.resize(1000, 400);
+        view.setRun(open);
+        QSignalSpy details(&view, &ui::TimelineView::detailsChanged);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(x_at(5000), 22 + 8));
+        QCOMPARE(details.count(), 1);
+        const QString text = details[0][0].toString();
+        QVERIFY2(text.contains(QStringLiteral("CPU marker")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("decode 8 req")), qPrintable(text));
+        QImage image(view.size(), QImage::Format_ARGB32);
+        view.render(&image);
+        // The marker's part and the GPU part of the window are drawn in different fills.
+        QVERIFY(image.pixel(x_at(5000), 22 + 3) != image.pixel(x_at(30000), 22 + 3));
+    }
+
     void paintsIntoAnImage() {
         ui::TimelineView view;
         setup(view);
