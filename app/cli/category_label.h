@@ -6,12 +6,11 @@
 
 namespace tokenscope::cli {
 
-// A category's name in a text table: "NVLink / xGMI" for nvlink (AMD's xGMI counts as
-// NVLink, DESIGN.md section 14), else its key ("gpu_compute"). CSV and JSON keep every
-// key as it is ("nvlink"): scripts read those.
+// A category's name in a table: in text the name a person reads, as the GUI shows it
+// ("GPU compute", "NVLink / xGMI": AMD's xGMI counts as NVLink, DESIGN.md section 14);
+// CSV and JSON keep every key as it is ("gpu_compute", "nvlink"): scripts read those.
 inline std::string category_label(analysis::Category c, bool csv) {
-    if (!csv && c == analysis::Category::Nvlink) return "NVLink / xGMI";
-    return std::string(analysis::to_string(c));
+    return std::string(csv ? analysis::to_string(c) : analysis::display_name(c));
 }
 
 }  // namespace tokenscope::cli

@@ -11,6 +11,24 @@ constexpr std::array<std::string_view, kCategoryCount> kNames = {
 
 }  // namespace
 
+std::string_view display_name(Category c) {
+    switch (c) {
+        case Category::GpuCompute:
+            return "GPU compute";
+        case Category::GpuMemory:
+            return "GPU memory";
+        case Category::Nvlink:
+            return "NVLink / xGMI";
+        case Category::Pcie:
+            return "PCIe";
+        case Category::Cpu:
+            return "CPU";
+        case Category::Scheduling:
+            return "Scheduling";
+    }
+    return "?";
+}
+
 std::string_view to_string(Category c) {
     auto i = static_cast<std::size_t>(c);
     return i < kCategoryCount ? kNames[i] : std::string_view("?");

@@ -18,6 +18,10 @@ inline constexpr std::array<Category, kCategoryCount> kCategories = {
 // "gpu_compute", "gpu_memory", "nvlink", "pcie", "cpu", "scheduling"
 std::string_view to_string(Category c);
 std::optional<Category> category_from_string(std::string_view text);
+// What a person reads, in the GUI and the CLI's text tables: "GPU compute", "GPU memory",
+// "NVLink / xGMI" (AMD's xGMI counts as NVLink), "PCIe", "CPU", "Scheduling". CSV and JSON
+// keep the keys of to_string(): scripts read those.
+std::string_view display_name(Category c);
 
 using CategoryNs = std::array<std::int64_t, kCategoryCount>;
 

@@ -57,21 +57,8 @@ QColor CategoryColors::host_color(trace::ActivityKind kind) {
 }
 
 QString CategoryColors::label(Category category) {
-    switch (category) {
-        case Category::GpuCompute:
-            return QStringLiteral("GPU compute");
-        case Category::GpuMemory:
-            return QStringLiteral("GPU memory");
-        case Category::Nvlink:
-            return QStringLiteral("NVLink / xGMI");  // AMD's xGMI counts as NVLink
-        case Category::Pcie:
-            return QStringLiteral("PCIe");
-        case Category::Cpu:
-            return QStringLiteral("CPU");
-        case Category::Scheduling:
-            return QStringLiteral("Scheduling");
-    }
-    return {};
+    return QString::fromUtf8(analysis::display_name(category).data(),
+                             static_cast<qsizetype>(analysis::display_name(category).size()));
 }
 
 QColor CategoryColors::text_on(const QColor& fill) {
