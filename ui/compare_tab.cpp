@@ -212,7 +212,10 @@ void CompareTab::setUnit(plots::TimeUnit unit) {
 void CompareTab::compare(const OpenRun& a, const OpenRun& b) {
     a_ = a;
     b_ = b;
-    if (a_.valid()) controls_->fitToRun(*a_.data, kSettingsGroup);
+    if (a_.valid() && b_.valid())
+        controls_->fitToRuns(*a_.data, *b_.data, kSettingsGroup);
+    else if (a_.valid())
+        controls_->fitToRun(*a_.data, kSettingsGroup);
     recompute();
 }
 

@@ -59,6 +59,7 @@ HeatmapControls::HeatmapControls(QWidget* parent)
     rows_->addItem(tr("Kernel (top N)"), int(HeatmapRows::Kernel));
     rows_->addItem(tr("Lane"), int(HeatmapRows::Lane));
     rows_->addItem(tr("Rank"), int(HeatmapRows::Rank));
+    rows_->addItem(tr("Kernel role"), int(HeatmapRows::Role));
     window_->setRange(1, 1'000'000);
     for (const auto& [name, per] : kUnits) window_unit_->addItem(QString::fromLatin1(name), per);
     top_n_->setRange(1, 500);
@@ -192,6 +193,17 @@ void HeatmapControls::fitToRun(const trace::RunData& run, const QString& base) {
                                            : QString::fromLatin1(analysis::to_string(kind).data()));
     if (pinned_) return;
     applySpec(analysis::default_heatmap_spec(run));
+    restore(group_);
+}
+
+void HeatmapControls::fitToRuns(const trace::RunData& a, const trace::RunData& b,
+                                const QString& base) {
+    const analysis::HeatmapSpec spec = analysis::default_compare_spec(a, b);
+    if (spec.rows != analysis::HeatmapRows::Role) return fitToRun(a, base);
+    // Two engines' traces: remembered apart from comparisons of one engine's runs.
+    group_ = base + QStringLiteral("/engines");
+    if (pinned_) return;
+    applySpec(spec);
     restore(group_);
 }
 

@@ -30,6 +30,9 @@ class HeatmapControls : public QWidget {
     // base/KIND (decode, trace, serving), so a trace's choice does not
     // replace a decode run's.
     void fitToRun(const trace::RunData& run, const QString& base);
+    // Two runs compared: analysis::default_compare_spec, so two engines' traces compare
+    // by kernel role; that choice is remembered under base/engines.
+    void fitToRuns(const trace::RunData& a, const trace::RunData& b, const QString& base);
     // Saves the current choice under the group fitToRun chose; nothing before.
     void saveChoice() const;
 

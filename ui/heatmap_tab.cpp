@@ -40,6 +40,8 @@ QString rows_label(analysis::HeatmapRows rows) {
             return QStringLiteral("batch");
         case analysis::HeatmapRows::Rank:
             return QStringLiteral("rank");
+        case analysis::HeatmapRows::Role:
+            return QStringLiteral("kernel role");
     }
     return {};
 }

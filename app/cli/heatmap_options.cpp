@@ -7,7 +7,8 @@ namespace tokenscope::cli {
 void add_heatmap_options(ArgParser& p) {
     p.option("rows", "KEY",
              "kernel, request, phase, position, lane, concurrency (requests in flight) or "
-             "batch (iteration batch composition), rank (kernels by rank, a merged run); "
+             "batch (iteration batch composition), rank (kernels by rank, a merged run), role "
+             "(kernels by role: GEMM, attention, communication, ...; compares engines); "
              "default: phase for decode runs, kernel for traces");
     p.option("metric", "M",
              "step, itl, ttft or kernel (kernel duration); default: fits the rows (step, "

@@ -17,8 +17,8 @@ namespace {
 
 std::atomic<std::uint64_t> g_heatmap_builds{0};
 
-constexpr std::array<std::string_view, 8> kRowNames = {"kernel", "request",     "phase", "position",
-                                                       "lane",   "concurrency", "batch", "rank"};
+constexpr std::array<std::string_view, 9> kRowNames = {
+    "kernel", "request", "phase", "position", "lane", "concurrency", "batch", "rank", "role"};
 constexpr std::array<std::string_view, 4> kHeatmapMetricNames = {"step", "itl", "ttft", "kernel"};
 
 std::int64_t run_start(const trace::RunData& run, const trace::StopToken& stop) {

@@ -23,7 +23,9 @@ namespace tokenscope::analysis {
 //              req", "prefill 1 req", "mixed"): which iteration shapes are slow.
 //   Rank     - the kernel's lane's rank ("rank 0", ...; "no rank" first) in a run of
 //              several ranks: which rank's kernels are slow.
-// Kernel, Lane and Rank rows need metric KernelDuration; the others a step metric.
+//   Role     - the kernel's role (kernel_role.h: GEMM, attention, communication, ...), in
+//              role order: runs whose kernel names differ (two engines, two GPUs) compare.
+// Kernel, Lane, Rank and Role rows need metric KernelDuration; the others a step metric.
 enum class HeatmapRows : std::uint8_t {
     Kernel,
     Request,
@@ -32,7 +34,8 @@ enum class HeatmapRows : std::uint8_t {
     Lane,
     Concurrency,
     Batch,
-    Rank
+    Rank,
+    Role
 };
 
 // Sample value and the time that places it in a column:
@@ -137,7 +140,8 @@ std::string_view to_string(HeatmapMetric metric);
 std::optional<HeatmapRows> heatmap_rows_from_string(std::string_view text);
 // Kernel, Lane and Rank rows: keyed by kernels, so they need metric KernelDuration.
 inline bool kernel_metric_rows(HeatmapRows rows) {
-    return rows == HeatmapRows::Kernel || rows == HeatmapRows::Lane || rows == HeatmapRows::Rank;
+    return rows == HeatmapRows::Kernel || rows == HeatmapRows::Lane || rows == HeatmapRows::Rank ||
+           rows == HeatmapRows::Role;
 }
 std::optional<HeatmapMetric> heatmap_metric_from_string(std::string_view text);
 

@@ -1,5 +1,7 @@
 #include "heatmap_samples.h"
 
+#include "kernel_role.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -116,7 +118,7 @@ void check_fit(const HeatmapSpec& spec) {
     if (kernel_rows != kernel_metric)
         throw std::invalid_argument("heatmap: rows '" + std::string(to_string(spec.rows)) +
                                     "' do not fit metric '" + std::string(to_string(spec.metric)) +
-                                    "' (kernel, lane and rank rows need metric kernel)");
+                                    "' (kernel, lane, rank and role rows need metric kernel)");
     if (spec.bucket_width <= 0)
         throw std::invalid_argument("heatmap: bucket width must be positive, got " +
                                     std::to_string(spec.bucket_width));
@@ -140,11 +142,14 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     kernels_ = true;
     by_lane_ = spec.rows == HeatmapRows::Lane;
     const bool by_rank = spec.rows == HeatmapRows::Rank;
+    const bool by_role = spec.rows == HeatmapRows::Role;
     const std::vector<std::size_t> rank_key =
         by_rank ? rank_keys(run_) : std::vector<std::size_t>{};
+    KernelRoles roles(run_);
     kernel_cutoff_ = warmup_cutoff(run_, spec);
     // Per key (name id, lane or rank): total time, count, first and last start.
     std::size_t keys = by_rank    ? *std::max_element(rank_key.begin(), rank_key.end()) + 1
+                       : by_role  ? kKernelRoleCount
                        : by_lane_ ? run_.lanes.size()
                                   : run_.strings.size();
     std::vector<std::int64_t> total(keys, 0), count(keys, 0);
@@ -154,6 +159,7 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
         if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) return;
         std::size_t k = by_rank    ? (a.lane < rank_key.size() ? rank_key[a.lane] : 0)
+                        : by_role  ? static_cast<std::size_t>(roles.of_name(a.name))
                         : by_lane_ ? a.lane
                                    : a.name;
         if (k >= keys) {  // an id past the table (corrupt input) still gets a slot
@@ -170,7 +176,7 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     std::vector<std::size_t> shown;
     for (std::size_t k = 0; k < keys; ++k)
         if (count[k] > 0) shown.push_back(k);
-    if (!by_lane_ && !by_rank) {
+    if (!by_lane_ && !by_rank && !by_role) {
         std::sort(shown.begin(), shown.end(), [&](std::size_t a, std::size_t b) {
             if (total[a] != total[b]) return total[a] > total[b];
             return run_.strings.str(static_cast<std::uint32_t>(a)) <
@@ -186,6 +192,8 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
         max_time_ = std::max(max_time_, last[k]);
         if (by_rank) {
             labels_.push_back(k == 0 ? "no rank" : "rank " + std::to_string(k - 1));
+        } else if (by_role) {
+            labels_.emplace_back(display_name(static_cast<KernelRole>(k)));
         } else if (by_lane_) {
             const std::string& name = k < run_.lanes.size() ? run_.lanes[k].name : std::string();
             labels_.push_back(name.empty() ? "lane " + std::to_string(k) : name);
@@ -199,6 +207,18 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
         row_of_id_ = std::move(per_lane);
         by_lane_ = true;
     }
+    if (by_role) row_of_id_ = rows_by_name(roles);
+}
+
+// Role rows are looked up by name id, like kernel rows: each kernel name the run's
+// kernels carry takes its role's row.
+std::vector<std::int32_t> HeatmapSamples::rows_by_name(KernelRoles& roles) const {
+    std::vector<std::int32_t> per_name(run_.strings.size(), -1);
+    for (const auto& a : run_.activities)
+        if (a.kind == trace::ActivityKind::Kernel && a.name < per_name.size() &&
+            per_name[a.name] == -1)
+            per_name[a.name] = row_of_id_[static_cast<std::size_t>(roles.of_name(a.name))];
+    return per_name;
 }
 
 void HeatmapSamples::add_keyed(std::int64_t key, std::int64_t time, double value) {

@@ -11,6 +11,8 @@
 
 namespace tokenscope::analysis {
 
+class KernelRoles;
+
 // The samples of one heatmap: rows (labels in display order) and (row, time, value)
 // triples. Step-based metrics are materialised (steps are few); kernel durations are
 // streamed from the run's activities on every visit, so a 10M-activity run is never
@@ -42,6 +44,7 @@ class HeatmapSamples {
     }
 
   private:
+    std::vector<std::int32_t> rows_by_name(KernelRoles& roles) const;
     std::int32_t kernel_row(const trace::Activity& a) const {
         if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) return -1;
         if (by_lane_) return a.lane < row_of_id_.size() ? row_of_id_[a.lane] : -1;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
+#include <unordered_set>
 
 #include "slow_tokens.h"
 
@@ -103,6 +105,48 @@ HeatmapSpec default_heatmap_spec(const trace::RunData& run) {
             spec.window = WindowKind::Time;
             spec.window_size = window_for_columns(request_span(run), kMinColumns);
             break;
+    }
+    return spec;
+}
+
+namespace {
+
+std::unordered_set<std::string_view> kernel_names(const trace::RunData& run) {
+    std::unordered_set<std::string_view> out;
+    std::vector<char> seen(run.strings.size(), 0);
+    for (const auto& a : run.activities) {
+        if (a.kind != trace::ActivityKind::Kernel || a.name >= seen.size() || seen[a.name])
+            continue;
+        seen[a.name] = 1;
+        out.insert(run.strings.str(a.name));
+    }
+    return out;
+}
+
+}  // namespace
+
+double shared_kernel_name_share(const trace::RunData& a, const trace::RunData& b) {
+    const auto na = kernel_names(a), nb = kernel_names(b);
+    if (na.empty() || nb.empty()) return 0.0;
+    const auto& small = na.size() <= nb.size() ? na : nb;
+    const auto& large = na.size() <= nb.size() ? nb : na;
+    std::size_t shared = 0;
+    for (auto name : small) shared += large.count(name);
+    return static_cast<double>(shared) / static_cast<double>(small.size());
+}
+
+HeatmapSpec default_compare_spec(const trace::RunData& a, const trace::RunData& b) {
+    HeatmapSpec spec = default_heatmap_spec(a);
+    if (spec.rows != HeatmapRows::Kernel || kind_of(b.info) != RunKind::Trace) return spec;
+    if (shared_kernel_name_share(a, b) >= 0.5) return spec;
+    spec.rows = HeatmapRows::Role;
+    // Two engines' clocks and pacing differ: time windows from each run's start would
+    // put A's third iteration beside B's first. Windows of iterations align by index
+    // (one iteration a column, about 16 columns for long runs).
+    const std::size_t steps = std::max(a.steps.size(), b.steps.size());
+    if (!a.steps.empty() && !b.steps.empty()) {
+        spec.window = WindowKind::Steps;
+        spec.window_size = static_cast<std::int64_t>(steps <= 32 ? 1 : (steps + 15) / 16);
     }
     return spec;
 }

@@ -24,6 +24,15 @@ std::string_view to_string(RunKind kind);
 // results, TTFT by phase over such time windows.
 HeatmapSpec default_heatmap_spec(const trace::RunData& run);
 
+// The heatmap two runs are compared on: A's default, except that two traces whose
+// kernels are mostly named differently (two engines, or NVIDIA against AMD: under half
+// of the smaller run's kernel names occur in the other) compare by kernel role, the only
+// rows both have (DESIGN.md section 14, Kernel roles).
+HeatmapSpec default_compare_spec(const trace::RunData& a, const trace::RunData& b);
+// |names of A's kernels ∩ names of B's| / the smaller of the two counts; 0 when either
+// has no kernels.
+double shared_kernel_name_share(const trace::RunData& a, const trace::RunData& b);
+
 // A 1-2-5 time window that splits `span_ns` into at least `min_columns`
 // columns (and about twice that at most).
 std::int64_t window_for_columns(std::int64_t span_ns, std::int64_t min_columns);

@@ -9,6 +9,7 @@
 #include "hand_run.h"
 #include "support/fixtures.h"
 #include "ui/compare_tab.h"
+#include "ui/heatmap_controls.h"
 #include "ui/iteration_delta_model.h"
 #include "ui/kernel_delta_model.h"
 #include "ui/metric_delta_model.h"
@@ -194,6 +195,12 @@ class CompareTabTest : public QObject {
         // The filter matches full names, of which the short one may keep nothing.
         tab.kernelProxy()->setFilterFixedString(QStringLiteral("MT256x32x64"));
         QVERIFY(tab.kernelProxy()->rowCount() > 0);
+        // Two engines share no kernel name: the heatmaps open on kernel-role rows over
+        // one iteration a column, so B - A has rows and columns both sides have.
+        const analysis::HeatmapSpec spec = tab.controls()->spec();
+        QCOMPARE(int(spec.rows), int(analysis::HeatmapRows::Role));
+        QCOMPARE(int(spec.window), int(analysis::WindowKind::Steps));
+        QCOMPARE(spec.window_size, std::int64_t{1});
     }
 
     void swapExchangesAAndB() {
