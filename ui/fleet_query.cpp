@@ -71,9 +71,9 @@ void FleetQuery::save(QSettings& s) const {
 
 fleet::FleetSpec FleetQuery::spec(std::int64_t end_s) const {
     fleet::FleetSpec spec;
-    spec.metric_key = metric.trimmed().toStdString();
     try {
-        spec.metric = fleet::resolve_metric(spec.metric_key);
+        // A preset tries vLLM's name, then SGLang's and TGI's where it finds no data.
+        fleet::set_metric(spec, metric.trimmed().toStdString(), std::nullopt);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(std::string("metric: ") + e.what());
     }

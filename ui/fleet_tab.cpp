@@ -146,7 +146,8 @@ FleetTab::Outcome FleetTab::compute(const FleetQuery& q, const trace::StopToken&
             const std::string file = q.file.toStdString();
             out.matrix = fleet::read_fleet_file(file, q.spec(0), std::nullopt);
             // The file's own last window, moved back: the same file holds both ranges.
-            if (offset > 0 && !out.matrix->window_end_s.empty())
+            // Scrapes have no earlier range to compare with: their windows are theirs.
+            if (offset > 0 && !out.matrix->snapshot && !out.matrix->window_end_s.empty())
                 out.earlier = fleet::read_fleet_file(file, q.spec(0),
                                                      out.matrix->window_end_s.back() - offset);
         } else {
@@ -211,11 +212,16 @@ void FleetTab::showOutcome(const Outcome& o) {
     else
         compare_->clear();
     fillCalibration();
-    setStatus(tr("%1 rows × %2 windows from %3")
-                  .arg(matrix_->map.row_count())
-                  .arg(matrix_->window_end_s.size())
-                  .arg(source_),
-              false);
+    QString status = tr("%1 rows × %2 windows from %3")
+                         .arg(matrix_->map.row_count())
+                         .arg(matrix_->window_end_s.size())
+                         .arg(source_);
+    if (matrix_->snapshot && matrix_->snapshot->since_start)
+        status += tr(", since the server started");
+    if (matrix_->snapshot)  // counter resets: the server restarted between scrapes
+        for (const auto& d : matrix_->snapshot->diagnostics)
+            status += QStringLiteral("; ") + QString::fromStdString(d);
+    setStatus(status, false);
     updateButtons();
     emit queryDone(true);
 }

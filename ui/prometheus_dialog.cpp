@@ -60,14 +60,17 @@ PrometheusDialog::PrometheusDialog(QWidget* parent)
 }
 
 void PrometheusDialog::buildForm() {
-    source_->addItems({tr("Prometheus server"), tr("File: saved answer or OpenMetrics")});
+    source_->addItems(
+        {tr("Prometheus server"), tr("File: saved answer, OpenMetrics or /metrics scrape")});
     auth_->addItems({tr("None"), tr("Bearer token"), tr("Basic (user and password)")});
     secret_->setEchoMode(QLineEdit::Password);
     keyring_->setWordWrap(true);
     metric_->setEditable(true);
     metric_->addItems({QStringLiteral("ttft"), QStringLiteral("itl"), QStringLiteral("e2e"),
                        QStringLiteral("queue"), QStringLiteral("tpot")});
-    metric_->setToolTip(tr("A vLLM preset or any histogram's name (with or without _bucket)"));
+    metric_->setToolTip(
+        tr("A preset (vLLM's histogram, else SGLang's, else TGI's) or any "
+           "histogram's name (with or without _bucket)"));
     compare_->addItems({tr("Nothing"), tr("The range before"), tr("A week earlier")});
     quantile_->setRange(0.5, 0.999);
     quantile_->setDecimals(3);
@@ -86,8 +89,10 @@ void PrometheusDialog::buildForm() {
     auto* form = new QFormLayout;
     form->addRow(tr("Source:"), source_);
     form->addRow(tr("URL:"), url_);
-    form->addRow(tr("File:"),
-                 with_browse(file_, tr("Fleet answers (*.json *.om *.txt);;All files (*)")));
+    form->addRow(
+        tr("File:"),
+        with_browse(file_,
+                    tr("Fleet answers and scrapes (*.json *.om *.prom *.txt);;All files (*)")));
     form->addRow(tr("Authentication:"), auth_);
     form->addRow(tr("User:"), user_);
     form->addRow(tr("Token / password:"), secret_);

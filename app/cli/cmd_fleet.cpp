@@ -21,7 +21,12 @@ namespace {
 void add_options(ArgParser& p) {
     p.option("url", "URL", "Prometheus (or Thanos, Mimir, VictoriaMetrics) base URL");
     p.option("metric", "M",
-             "ttft, itl, e2e, queue, tpot (vLLM's histograms) or any histogram's name", "ttft");
+             "ttft, itl, e2e, queue, tpot (presets: vLLM's histograms, else SGLang's, else "
+             "TGI's where vLLM's have no data) or any histogram's name",
+             "ttft");
+    p.option("engine", "E",
+             "vllm, sglang or tgi: take the preset's names of this engine only (default: each "
+             "in turn)");
     p.option("by", "LABEL", "one row per value of this label (model_name, instance, ...)");
     p.option(
         "match", "MATCHERS",
@@ -31,6 +36,9 @@ void add_options(ArgParser& p) {
     p.option("end", "TIME",
              "RFC 3339 or Unix seconds; the last window ends at or before it (default: now, or "
              "the last timestamp of FILE)");
+    p.option("at", "TIMES",
+             "/metrics scrapes: when each FILE without a '# scraped at' line was scraped, "
+             "comma-separated in FILE order (default: the file's modification time)");
     p.option("quantile", "Q", "the quantile of each cell, 0.5 to 0.999", "0.95");
     p.option("sla-windows", "N", "calibrate each row's SLA on the first N windows (0 = half)", "0");
     p.option("token-file", "F", "bearer token, read from this file");
@@ -65,13 +73,18 @@ std::string read_secret(const std::string& path) {
     return line;
 }
 
+std::optional<fleet::Engine> engine_option(const ArgParser& p) {
+    if (!p.has("engine")) return std::nullopt;
+    if (auto e = fleet::parse_engine(p.get("engine"))) return e;
+    throw UsageError{"fleet: --engine '" + p.get("engine") + "': one of " + fleet::engine_names()};
+}
+
 fleet::FleetSpec spec_from(const ArgParser& p) {
     fleet::FleetSpec spec;
-    spec.metric_key = p.get("metric");
     try {
-        spec.metric = fleet::resolve_metric(spec.metric_key);
+        fleet::set_metric(spec, p.get("metric"), engine_option(p));
     } catch (const std::invalid_argument& e) {
-        throw UsageError{std::string("fleet: --metric ") + e.what()};
+        throw UsageError{std::string("fleet: --metric ") + p.get("metric") + ": " + e.what()};
     }
     if (!p.has("by")) throw UsageError{"fleet: --by LABEL is required (e.g. --by model_name)"};
     spec.by = p.get("by");
@@ -102,6 +115,30 @@ std::optional<std::int64_t> end_option(const ArgParser& p) {
     } catch (const std::invalid_argument& e) {
         throw UsageError{std::string("fleet: --end ") + e.what()};
     }
+}
+
+std::vector<std::int64_t> at_option(const ArgParser& p) {
+    std::vector<std::int64_t> times;
+    if (!p.has("at")) return times;
+    std::istringstream in(p.get("at"));
+    for (std::string item; std::getline(in, item, ',');) {
+        try {
+            times.push_back(fleet::parse_time(item));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError{std::string("fleet: --at ") + e.what()};
+        }
+    }
+    return times;
+}
+
+// Options that cut windows out of a time range mean nothing between scrapes.
+void check_snapshot_options(const ArgParser& p, const fleet::FleetMatrix& m) {
+    if (!m.snapshot) return;
+    for (const char* name : {"end", "range"})
+        if (p.has(name))
+            throw UsageError{std::string("fleet: --") + name +
+                             " does not apply to /metrics scrapes: their windows lie between "
+                             "the scrapes (times from '# scraped at', --at or the file)"};
 }
 
 fleet::PrometheusConfig config_from(const ArgParser& p) {
@@ -138,8 +175,9 @@ void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m, const std::
         write_file(p.get("rules"), rules.str());
     }
     const ImageSize size = image_size_from(p, "fleet");
-    const std::string title = "q" + std::to_string(m.spec.quantile).substr(0, 5) + " " +
-                              m.spec.metric + " by " + m.spec.by;
+    std::string title = "q" + std::to_string(m.spec.quantile).substr(0, 5) + " " + m.spec.metric +
+                        " by " + m.spec.by;
+    if (m.snapshot && m.snapshot->since_start) title += ", since the server started";
     for (const auto& [format, file] : image_files(p)) {
         export_fleet_image(m, source, title, file, size.width, size.height, size.dpi);
         std::cerr << "wrote " << file << '\n';
@@ -149,12 +187,15 @@ void export_outputs(const ArgParser& p, const fleet::FleetMatrix& m, const std::
 fleet::FleetMatrix load_matrix(const ArgParser& p, fleet::FleetSpec spec, std::string& source) {
     const auto end = end_option(p);
     if (!p.positionals().empty()) {
-        if (p.has("url") || p.positionals().size() > 1)
-            throw UsageError{"fleet: give either --url or one FILE"};
+        if (p.has("url")) throw UsageError{"fleet: give either --url or FILE..."};
         if (p.has("match")) throw UsageError{"fleet: --match needs --url (a FILE is read whole)"};
-        source = p.positionals().front();
-        return fleet::read_fleet_file(source, spec, end);
+        if (p.has("save")) throw UsageError{"fleet: --save needs --url (it saves the answer)"};
+        for (const auto& file : p.positionals()) source += (source.empty() ? "" : ", ") + file;
+        auto m = fleet::read_fleet_files(p.positionals(), spec, {end, at_option(p)});
+        check_snapshot_options(p, m);
+        return m;
     }
+    if (p.has("at")) throw UsageError{"fleet: --at gives the times of scrape FILEs"};
     if (!p.has("url")) throw UsageError{"fleet: no --url and no FILE given (see --help)"};
     spec.end_s = end.value_or(static_cast<std::int64_t>(std::time(nullptr)));
     fleet::PrometheusClient client(config_from(p));
@@ -170,24 +211,30 @@ fleet::FleetMatrix load_matrix(const ArgParser& p, fleet::FleetSpec spec, std::s
 }  // namespace
 
 int cmd_fleet(const std::vector<std::string>& args) {
-    ArgParser p("fleet", "(--url URL | FILE) --by LABEL [options]",
+    ArgParser p("fleet", "(--url URL | FILE...) --by LABEL [options]",
                 "The fleet heatmap from Prometheus' query_range: one row "
                 "per label value, one column per window, each cell the quantile of the window's "
                 "histogram buckets (increase, then linear interpolation inside a bucket, as "
                 "histogram_quantile); per-row SLA, recalibration flags and the calibration; "
                 "--rules writes one alert per row (TokenscopeFleetSLA, severity=warning, for: 3 "
-                "windows). FILE: an answer saved with --save or an OpenMetrics text file.");
+                "windows). FILE: an answer saved with --save, an OpenMetrics text file with "
+                "timestamps, or /metrics scrapes of one server (text exposition, no timestamps): "
+                "one scrape gives one window since the server started, several the windows "
+                "between them; a file may hold several, each after a '# scraped at TIME' line.");
     add_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     std::string source;
     const fleet::FleetMatrix m = load_matrix(p, spec_from(p), source);
     export_outputs(p, m, source);
-    if (p.has("json"))
+    if (p.has("json")) {
         std::cout << fleet_json(m, source).dump(2) << '\n';
-    else if (p.has("csv"))
+    } else if (p.has("csv")) {
         analysis::write_heatmap_csv(m.map, std::cout);
-    else
+        if (m.snapshot)
+            for (const auto& d : m.snapshot->diagnostics) std::cerr << "warning: " << d << '\n';
+    } else {
         print_fleet_text(m, source, std::cout);
+    }
     return kExitOk;
 }
 

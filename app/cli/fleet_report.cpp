@@ -12,6 +12,8 @@ namespace {
 
 using fleet::CalibrationState;
 
+constexpr std::int64_t kNsPerS = 1'000'000'000;
+
 nlohmann::json opt(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json();
 }
@@ -26,7 +28,12 @@ std::string end_label(std::int64_t end_s, std::int64_t previous_s) {
     gmtime_r(&t, &tm);
     const bool new_day = previous_s < 0 || end_s / 86400 != previous_s / 86400;
     char buf[32];
-    std::strftime(buf, sizeof buf, new_day ? "%m-%d %H:%M" : "%H:%M", &tm);
+    // Scrapes are taken at any second; windows of a range end on whole minutes.
+    const bool seconds = end_s % 60 != 0;
+    std::strftime(
+        buf, sizeof buf,
+        new_day ? (seconds ? "%m-%d %H:%M:%S" : "%m-%d %H:%M") : (seconds ? "%H:%M:%S" : "%H:%M"),
+        &tm);
     return buf;
 }
 
@@ -43,6 +50,41 @@ std::string calibration_text(const fleet::RowCalibration& c) {
     return "";
 }
 
+// The windows of a matrix from /metrics scrapes, and where each scrape's time is from.
+void print_snapshot_windows(const fleet::FleetMatrix& m, std::ostream& out) {
+    const auto& snap = *m.snapshot;
+    if (snap.since_start) {
+        out << "1 window since the server started ("
+            << (snap.start_s ? fleet::format_rfc3339(*snap.start_s) : std::string("start unknown"))
+            << ") up to the scrape at " << fleet::format_rfc3339(m.window_end_s.back())
+            << "; the cumulative buckets as scraped; blank = no observations\n";
+    } else {
+        out << m.window_end_s.size() << (m.window_end_s.size() == 1 ? " window" : " windows")
+            << " between " << snap.scrapes.size() << " scrapes of /metrics, "
+            << fleet::format_rfc3339(snap.scrapes.front().at_s) << " to "
+            << fleet::format_rfc3339(snap.scrapes.back().at_s)
+            << ", each the differences of the cumulative buckets; blank = no observations\n";
+    }
+    out << "scrapes:";
+    for (const auto& s : snap.scrapes)
+        out << ' ' << s.where << " at " << fleet::format_rfc3339(s.at_s) << " (" << s.time_source
+            << ')' << (&s == &snap.scrapes.back() ? "" : ";");
+    out << '\n';
+}
+
+nlohmann::json snapshot_json(const fleet::SnapshotInfo& snap) {
+    nlohmann::json scrapes = nlohmann::json::array();
+    for (const auto& s : snap.scrapes)
+        scrapes.push_back({{"at", fleet::format_rfc3339(s.at_s)},
+                           {"at_ns", s.at_s * kNsPerS},
+                           {"where", s.where},
+                           {"time_source", s.time_source}});
+    return {{"since_server_start", snap.since_start},
+            {"server_start_ns", snap.start_s ? nlohmann::json(*snap.start_s * kNsPerS) : nullptr},
+            {"scrapes", scrapes},
+            {"diagnostics", snap.diagnostics}};
+}
+
 }  // namespace
 
 void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, std::ostream& out) {
@@ -50,16 +92,22 @@ void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, st
     const auto& spec = m.spec;
     out << "fleet: " << source << '\n'
         << "q" << format_double(spec.quantile, 3) << " of " << spec.metric << " in ms, rows by "
-        << spec.by << ", " << m.window_end_s.size() << " windows of "
-        << fleet::format_duration(spec.window_s) << " ending "
-        << fleet::format_rfc3339(m.window_end_s.back()) << "; blank = no observations\n"
-        << "SLA = 1.2 x the row's peak over the first " << map.spec.sla_windows
+        << spec.by << ", ";
+    if (m.snapshot)
+        print_snapshot_windows(m, out);
+    else
+        out << m.window_end_s.size() << " windows of " << fleet::format_duration(spec.window_s)
+            << " ending " << fleet::format_rfc3339(m.window_end_s.back())
+            << "; blank = no observations\n";
+    out << "SLA = 1.2 x the row's peak over the first " << map.spec.sla_windows
         << " windows; recalibrate = 3 windows running above 0.9 x SLA;\n"
         << "calibration: 3 windows above 1.2 x threshold propose 1.2 x the 24 h peak, settled "
            "within 5% of the previous proposal\n\n";
     std::vector<std::string> header = {"row"};
     for (std::size_t c = 0; c < m.window_end_s.size(); ++c)
-        header.push_back(end_label(m.window_end_s[c], c == 0 ? -1 : m.window_end_s[c - 1]));
+        header.push_back(m.snapshot && m.snapshot->since_start
+                             ? "since start"
+                             : end_label(m.window_end_s[c], c == 0 ? -1 : m.window_end_s[c - 1]));
     header.insert(header.end(), {"SLA", "recalibrate", "calibration", "threshold"});
     TextTable t(header);
     for (std::size_t r = 0; r < map.row_count(); ++r) {
@@ -79,17 +127,26 @@ void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, st
         t.add_row(row);
     }
     t.print(out, false);
-    out << "(column headers: window ends, UTC; windows numbered from 0; threshold: in effect, "
-           "or the proposal while settling)\n";
+    out << (m.snapshot ? "(column headers: the scrape that ends each window, UTC"
+                       : "(column headers: window ends, UTC")
+        << "; windows numbered from 0; threshold: in effect, or the proposal while settling)\n";
+    if (m.snapshot)
+        for (const auto& d : m.snapshot->diagnostics) out << "warning: " << d << '\n';
 }
 
 nlohmann::json fleet_json(const fleet::FleetMatrix& m, const std::string& source) {
     const auto& map = m.map;
     nlohmann::json columns = nlohmann::json::array();
-    for (std::size_t c = 0; c < map.column_count(); ++c)
-        columns.push_back({{"start_ns", map.columns[c].start_ns},
-                           {"end_ns", map.columns[c].end_ns},
-                           {"end", fleet::format_rfc3339(m.window_end_s[c])}});
+    for (std::size_t c = 0; c < map.column_count(); ++c) {
+        nlohmann::json column = {{"start_ns", map.columns[c].start_ns},
+                                 {"end_ns", map.columns[c].end_ns},
+                                 {"end", fleet::format_rfc3339(m.window_end_s[c])}};
+        if (m.snapshot && m.snapshot->since_start) {
+            column["label"] = "since the server started";
+            if (!m.snapshot->start_s) column["start_ns"] = nullptr;  // not in the scrape
+        }
+        columns.push_back(column);
+    }
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t r = 0; r < map.row_count(); ++r) {
         nlohmann::json cells = nlohmann::json::array();
@@ -108,14 +165,19 @@ nlohmann::json fleet_json(const fleet::FleetMatrix& m, const std::string& source
                           {"settled_at_window", opt(cal.settled_at)}}},
                         {"cells", cells}});
     }
-    return {{"source", source},
-            {"metric", m.spec.metric},
-            {"by", m.spec.by},
-            {"quantile", m.spec.quantile},
-            {"window_ns", map.spec.window_size},
-            {"sla_windows", map.spec.sla_windows},
-            {"columns", columns},
-            {"rows", rows}};
+    nlohmann::json out = {{"source", source},
+                          {"metric", m.spec.metric},
+                          {"by", m.spec.by},
+                          {"quantile", m.spec.quantile},
+                          {"window_ns", map.spec.window_size},
+                          {"sla_windows", map.spec.sla_windows},
+                          {"columns", columns},
+                          {"rows", rows}};
+    if (m.snapshot) {
+        out["snapshot"] = snapshot_json(*m.snapshot);
+        out["window_ns"] = nullptr;  // windows lie between scrapes: see columns
+    }
+    return out;
 }
 
 }  // namespace tokenscope::cli

@@ -54,6 +54,12 @@ std::map<std::string, RowBuckets> group_buckets(const QueryResult& result, const
 
 }  // namespace
 
+std::int64_t FleetMatrix::window_width_s(std::size_t column) const {
+    if (!snapshot) return spec.window_s;
+    const auto& c = map.columns[column];
+    return (c.end_ns - c.start_ns) / static_cast<std::int64_t>(kNsPerSecond);
+}
+
 FleetMatrix build_fleet_matrix(const QueryResult& bucket_increases, const FleetSpec& spec,
                                const std::vector<std::int64_t>& window_end_s) {
     FleetMatrix m;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/heatmap.h"
@@ -12,6 +14,23 @@ namespace tokenscope::fleet {
 
 // Prometheus speaks seconds; the matrix, like every Tokenscope time, holds ns.
 inline constexpr double kNsPerSecond = 1e9;
+
+// Where a matrix comes from /metrics scrapes (docs/fleet.md, Snapshots): its windows
+// lie between the scrapes, or, from one scrape, reach back to the server's start.
+struct SnapshotInfo {
+    struct Taken {
+        std::int64_t at_s = 0;
+        std::string where;        // FILE or FILE:LINE of its `# scraped at`
+        std::string time_source;  // "# scraped at", "--at" or "file time"
+    };
+    std::vector<Taken> scrapes;  // oldest first
+    // One scrape: the single window holds everything since the server (the
+    // histogram's series) started, at start_s where the scrape tells it
+    // (<name>_created or process_start_time_seconds).
+    bool since_start = false;
+    std::optional<std::int64_t> start_s;
+    std::vector<std::string> diagnostics;  // counter resets, "FILE:LINE: ..."
+};
 
 // The fleet matrix of docs/fleet.md in the heatmap model of docs/heatmap.md, so the
 // heatmap's CSV, plot and image code draw it: rows = values of spec.by (sorted; a
@@ -26,9 +45,17 @@ struct FleetMatrix {
     analysis::Heatmap map;
     std::vector<double> observations;         // row-major like map.cells; 0 for a blank cell
     std::vector<RowCalibration> calibration;  // per row, thresholds in ns
+    std::optional<SnapshotInfo> snapshot;     // set for a matrix from /metrics scrapes
 
     double observations_at(std::size_t row, std::size_t column) const {
         return observations[row * window_end_s.size() + column];
+    }
+    // A window's width in seconds: spec.window_s, or for scrapes the time between
+    // them (0 for the window since a server start that the scrape does not tell).
+    std::int64_t window_width_s(std::size_t column) const;
+    // Where a window starts: its end less its width.
+    std::int64_t window_start_s(std::size_t column) const {
+        return window_end_s[column] - window_width_s(column);
     }
 };
 

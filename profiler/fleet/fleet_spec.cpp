@@ -10,15 +10,6 @@
 namespace tokenscope::fleet {
 namespace {
 
-// vLLM's request-level histograms (vllm/v1/metrics/loggers.py), all in seconds.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kPresets = {{
-    {"ttft", "vllm:time_to_first_token_seconds"},
-    {"itl", "vllm:inter_token_latency_seconds"},
-    {"e2e", "vllm:e2e_request_latency_seconds"},
-    {"queue", "vllm:request_queue_time_seconds"},
-    {"tpot", "vllm:time_per_output_token_seconds"},
-}};
-
 // Prometheus allows 11,000 points per series in one range query.
 constexpr std::int64_t kMaxWindows = 11000;
 
@@ -80,18 +71,6 @@ std::optional<std::int64_t> parse_rfc3339(std::string_view s) {
 
 }  // namespace
 
-std::optional<std::string> preset_metric(std::string_view key) {
-    for (const auto& [k, name] : kPresets)
-        if (k == key) return std::string(name);
-    return std::nullopt;
-}
-
-std::string preset_names() {
-    std::string out;
-    for (const auto& [k, name] : kPresets) out += (out.empty() ? "" : ", ") + std::string(k);
-    return out;
-}
-
 std::string resolve_metric(std::string_view key) {
     if (auto preset = preset_metric(key)) return *preset;
     std::string name(key);
@@ -102,6 +81,21 @@ std::string resolve_metric(std::string_view key) {
         throw std::invalid_argument("'" + std::string(key) + "' is neither a preset (" +
                                     preset_names() + ") nor a metric name");
     return name;
+}
+
+void set_metric(FleetSpec& spec, std::string_view key, std::optional<Engine> engine) {
+    spec.metric_key = std::string(key);
+    spec.metric_alternatives.clear();
+    if (!is_preset(key)) {
+        if (engine)
+            throw std::invalid_argument("--engine picks a preset's names (" + preset_names() +
+                                        "); '" + std::string(key) + "' is none");
+        spec.metric = resolve_metric(key);
+        return;
+    }
+    auto names = preset_metrics(key, engine);
+    spec.metric = names.front();
+    spec.metric_alternatives.assign(names.begin() + 1, names.end());
 }
 
 bool valid_label_name(std::string_view name) {

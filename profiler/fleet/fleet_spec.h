@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "metric_presets.h"
+
 namespace tokenscope::fleet {
 
 // What a fleet matrix shows (docs/fleet.md): the q-quantile of a histogram
@@ -14,8 +16,11 @@ namespace tokenscope::fleet {
 struct FleetSpec {
     std::string metric;      // histogram base name, without _bucket
     std::string metric_key;  // what the user asked for: "ttft" or the name itself
-    std::string by;          // row label
-    std::string match;       // extra PromQL label matchers, e.g. job="vllm" (no braces)
+    // A preset's other engines' names, tried in turn where `metric` has no data (a
+    // file without its samples, a server answering an empty result).
+    std::vector<std::string> metric_alternatives;
+    std::string by;     // row label
+    std::string match;  // extra PromQL label matchers, e.g. job="vllm" (no braces)
     std::int64_t range_s = 24 * 3600;
     std::int64_t window_s = 3600;
     std::int64_t end_s = 0;
@@ -24,12 +29,15 @@ struct FleetSpec {
     std::size_t sla_windows = 0;
 };
 
-// vLLM's latency histograms (vllm/v1/metrics/loggers.py): ttft, itl, e2e, queue, tpot.
-std::optional<std::string> preset_metric(std::string_view key);
-std::string preset_names();  // "ttft, itl, e2e, queue, tpot"
-// A metric given by name: with or without the _bucket suffix; throws
-// std::invalid_argument for a name that is not a Prometheus metric name.
+// A preset key (vLLM's name, see metric_presets.h) or a metric given by name: with
+// or without the _bucket suffix; throws std::invalid_argument for a name that is not
+// a Prometheus metric name.
 std::string resolve_metric(std::string_view key);
+// Sets spec.metric_key, spec.metric and spec.metric_alternatives: a preset's names
+// for `engine` (without one, vLLM's first, then SGLang's and TGI's as alternatives),
+// or the metric named. Throws std::invalid_argument as resolve_metric and
+// preset_metrics do.
+void set_metric(FleetSpec& spec, std::string_view key, std::optional<Engine> engine);
 bool valid_label_name(std::string_view name);
 
 // Window ends, oldest first: the last is the largest multiple of window_s <= end_s,

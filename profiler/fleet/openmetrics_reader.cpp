@@ -1,91 +1,31 @@
 #include "openmetrics_reader.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <stdexcept>
 #include <string>
 
-#include "json_cursor.h"
+#include "exposition_line.h"
 
 namespace tokenscope::fleet {
 namespace {
 
-using Labels = std::vector<std::pair<std::string, std::string>>;
-
-[[noreturn]] void bad_line(std::size_t line, const std::string& problem) {
-    throw std::invalid_argument("line " + std::to_string(line) + ": " + problem);
-}
-
-double parse_value(std::string_view s, std::size_t line) {
-    std::string quoted = "\"" + std::string(s) + "\"";
-    try {
-        JsonCursor in(quoted);
-        return in.read_sample_value();
-    } catch (const JsonSyntaxError&) {
-        bad_line(line, "'" + std::string(s.substr(0, 40)) + "' is not a number");
-    }
-}
-
-// {a="x",b="y\"z"}: the label set, with the text after the closing brace left in `s`.
-Labels parse_labels(std::string_view& s, std::size_t line) {
-    Labels labels;
-    s.remove_prefix(1);
-    while (true) {
-        while (!s.empty() && (s.front() == ' ' || s.front() == ',')) s.remove_prefix(1);
-        if (s.empty()) bad_line(line, "unterminated label set");
-        if (s.front() == '}') {
-            s.remove_prefix(1);
-            return labels;
-        }
-        const std::size_t eq = s.find('=');
-        if (eq == std::string_view::npos || eq + 1 >= s.size() || s[eq + 1] != '"')
-            bad_line(line, "expected name=\"value\" in the label set");
-        std::string name(s.substr(0, eq));
-        while (!name.empty() && name.back() == ' ') name.pop_back();
-        s.remove_prefix(eq + 2);
-        std::string value;
-        while (!s.empty() && s.front() != '"') {
-            if (s.front() == '\\' && s.size() > 1) {
-                s.remove_prefix(1);
-                value += s.front() == 'n' ? '\n' : s.front();
-            } else {
-                value += s.front();
-            }
-            s.remove_prefix(1);
-        }
-        if (s.empty()) bad_line(line, "unterminated label value");
-        s.remove_prefix(1);
-        labels.emplace_back(std::move(name), std::move(value));
-    }
-}
-
-std::string_view next_field(std::string_view& s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    const std::size_t end = std::min(s.find(' '), s.size());
-    std::string_view field = s.substr(0, end);
-    s.remove_prefix(end);
-    return field;
-}
-
 void read_sample(std::string_view s, std::size_t line, const std::string& bucket_name,
                  std::map<Labels, Series>& series) {
-    const std::size_t name_end = std::min(s.find_first_of("{ "), s.size());
-    if (s.substr(0, name_end) != bucket_name) return;
-    s.remove_prefix(name_end);
-    Labels labels;
-    if (!s.empty() && s.front() == '{') labels = parse_labels(s, line);
+    const std::size_t name_end = std::min(s.find_first_of("{ \t"), s.size());
+    if (s.substr(0, name_end) != bucket_name) return;  // other lines are not even parsed
+    auto sample = parse_sample_line(s, line);
+    if (!sample) return;
+    Labels labels = std::move(sample->labels);
     std::sort(labels.begin(), labels.end());
-    const double v = parse_value(next_field(s), line);
-    const std::string_view ts = next_field(s);
-    if (ts.empty() || ts == "#") bad_line(line, bucket_name + " sample without a timestamp");
-    double t = parse_value(ts, line);
-    if (!std::isfinite(t)) bad_line(line, "timestamp is not finite");
+    if (!sample->timestamp) throw_line_error(line, bucket_name + " sample without a timestamp");
+    double t = *sample->timestamp;
+    if (!std::isfinite(t)) throw_line_error(line, "timestamp is not finite");
     if (std::fabs(t) > 1e11) t /= 1000;  // Prometheus text format: milliseconds
     Series& out = series[labels];
     if (out.labels.empty()) out.labels = labels;
-    out.points.push_back({t, v});
+    out.points.push_back({t, sample->value});
 }
 
 // Prometheus 2.x extrapolatedRate(isCounter, !isRate) over the points in [start, end].
@@ -118,16 +58,9 @@ std::optional<double> increase(const std::vector<Point>& pts, double start, doub
 QueryResult read_openmetrics_buckets(std::string_view text, const std::string& metric) {
     const std::string bucket_name = metric + "_bucket";
     std::map<Labels, Series> series;
-    std::size_t line_no = 0;
-    while (!text.empty()) {
-        const std::size_t nl = std::min(text.find('\n'), text.size());
-        std::string_view line = text.substr(0, nl);
-        text.remove_prefix(std::min(nl + 1, text.size()));
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.empty() || line.front() == '#') continue;
-        read_sample(line, line_no, bucket_name, series);
-    }
+    for_each_line(text, [&](std::string_view line, std::size_t line_no) {
+        if (!line.empty() && line.front() != '#') read_sample(line, line_no, bucket_name, series);
+    });
     QueryResult out;
     for (auto& [labels, s] : series) {
         std::stable_sort(s.points.begin(), s.points.end(),

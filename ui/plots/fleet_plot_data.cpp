@@ -15,18 +15,26 @@ HeatmapPlotData FleetPlotData::plotData(const fleet::FleetMatrix& m, const QStri
     d.value_name = quantileName(m.spec.quantile);
     // Clock times: a fleet's windows are hours of a day, not times from a run's start.
     const bool days = m.spec.range_s > 24 * 3600;
-    for (std::int64_t end : m.window_end_s)
-        d.column_labels << QDateTime::fromSecsSinceEpoch(end - m.spec.window_s, Qt::UTC)
-                               .toString(days ? QStringLiteral("MM-dd HH:mm")
-                                              : QStringLiteral("HH:mm"));
-    d.column_axis = QObject::tr("window start (UTC)");
+    const bool since_start = m.snapshot && m.snapshot->since_start;
+    for (std::size_t c = 0; c < m.window_end_s.size(); ++c)
+        d.column_labels << (since_start
+                                ? QObject::tr("since the server started")
+                                : QDateTime::fromSecsSinceEpoch(m.window_start_s(c), Qt::UTC)
+                                      .toString(days ? QStringLiteral("MM-dd HH:mm")
+                                                     : QStringLiteral("HH:mm")));
+    d.column_axis =
+        since_start
+            ? QObject::tr("up to the scrape at %1 UTC")
+                  .arg(QString::fromStdString(fleet::format_rfc3339(m.window_end_s.front())))
+            : QObject::tr("window start (UTC)");
     d.title = QStringLiteral("%1 %2 by %3 — %4")
                   .arg(quantileName(m.spec.quantile), d.metric, QString::fromStdString(m.spec.by),
                        source);
-    if (!m.window_end_s.empty())
+    if (since_start)
+        d.title += QObject::tr(" (since the server started)");
+    else if (!m.window_end_s.empty())
         d.title += QStringLiteral(" (from %1)")
-                       .arg(QString::fromStdString(
-                           fleet::format_rfc3339(m.window_end_s.front() - m.spec.window_s)));
+                       .arg(QString::fromStdString(fleet::format_rfc3339(m.window_start_s(0))));
     return d;
 }
 
@@ -36,14 +44,21 @@ QString FleetPlotData::quantileName(double q) {
 }
 
 double FleetPlotData::sampleRate(const fleet::FleetMatrix& m, std::size_t row, std::size_t column) {
-    return m.observations_at(row, column) / static_cast<double>(m.spec.window_s);
+    const std::int64_t width = m.window_width_s(column);  // 0: a server start not scraped
+    return width > 0 ? m.observations_at(row, column) / static_cast<double>(width) : 0.0;
 }
 
 QString FleetPlotData::windowText(const fleet::FleetMatrix& m, std::size_t column) {
     const auto end = QDateTime::fromSecsSinceEpoch(m.window_end_s[column], Qt::UTC);
-    const auto start = end.addSecs(-m.spec.window_s);
-    const bool days = m.spec.range_s > 24 * 3600;
+    const auto start = QDateTime::fromSecsSinceEpoch(m.window_start_s(column), Qt::UTC);
+    const bool days = m.spec.range_s > 24 * 3600 || m.window_width_s(column) > 24 * 3600;
     const QString fmt = days ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm");
+    if (m.snapshot && m.snapshot->since_start)
+        return m.snapshot->start_s
+                   ? QObject::tr("since the server started (%1 UTC), up to the scrape at %2 UTC")
+                         .arg(start.toString(fmt), end.toString(fmt))
+                   : QObject::tr("since the server started, up to the scrape at %1 UTC")
+                         .arg(end.toString(fmt));
     return QStringLiteral("%1 \u2013 %2 UTC").arg(start.toString(fmt), end.toString(fmt));
 }
 
@@ -62,10 +77,12 @@ QString FleetPlotData::cellToolTip(const fleet::FleetMatrix& m, std::size_t row,
                  windowText(m, column));
     const auto& cell = m.map.cells[row * m.window_end_s.size() + column];
     if (!cell.p95) return text + QObject::tr("blank: no samples in this window");
-    text += QObject::tr("%1 %2<br>%3 observations, %4/s")
+    text += QObject::tr("%1 %2<br>%3 observations")
                 .arg(quantileName(m.spec.quantile), durationText(cell.p95))
-                .arg(QLocale::c().toString(m.observations_at(row, column), 'f', 0))
-                .arg(QLocale::c().toString(sampleRate(m, row, column), 'g', 3));
+                .arg(QLocale::c().toString(m.observations_at(row, column), 'f', 0));
+    if (m.window_width_s(column) > 0)
+        text +=
+            QStringLiteral(", %1/s").arg(QLocale::c().toString(sampleRate(m, row, column), 'g', 3));
     const auto& sla = m.map.row_sla[row];
     if (sla) {
         const bool above = *cell.p95 > *sla;  // as HeatmapPlotData::breaches outlines it
