@@ -8,6 +8,7 @@
 
 #include "background_query.h"
 #include "run_analyzer.h"
+#include "step_pattern_panel.h"
 #include "ui/plots/category_colors.h"
 #include "verdict_html.h"
 
@@ -22,7 +23,7 @@ QLabel* make_label(QWidget* parent) {
     return label;
 }
 
-QWidget* group(const QString& title, QWidget* content, QWidget* parent) {
+QGroupBox* group(const QString& title, QWidget* content, QWidget* parent) {
     auto* box = new QGroupBox(title, parent);
     auto* layout = new QVBoxLayout(box);
     layout->addWidget(content);
@@ -37,6 +38,8 @@ AttributionPanel::AttributionPanel(QWidget* parent)
       range_(make_label(this)),
       table_(new QTableWidget(static_cast<int>(analysis::kCategoryCount) + 1, 4, this)),
       details_(make_label(this)),
+      no_steps_(new StepPatternPanel(this)),
+      no_steps_box_(group(tr("Iterations"), no_steps_, this)),
       range_query_(new BackgroundQuery(this)) {
     table_->setHorizontalHeaderLabels({tr("Category"), tr("Time"), tr("Share"), tr("Hidden")});
     table_->verticalHeader()->hide();
@@ -50,6 +53,8 @@ AttributionPanel::AttributionPanel(QWidget* parent)
     sel_layout->addWidget(table_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(group(tr("Verdict"), verdict_, this));
+    no_steps_->setCompact(true);  // the Breakdown tab has the whole text
+    layout->addWidget(no_steps_box_);
     layout->addWidget(group(tr("Selection"), selection, this));
     layout->addWidget(group(tr("Details"), details_, this));
     layout->addStretch(1);
@@ -83,6 +88,8 @@ void AttributionPanel::useAnalyzer(RunAnalyzer* analyzer) {
 
 void AttributionPanel::setRun(const OpenRun& run) {
     run_ = run;
+    no_steps_->setRun(run);
+    no_steps_box_->setVisible(StepPatternPanel::wanted(run));
     showVerdict();
     clearSelection();
     details_->setText(tr("Hover or click an activity in the timeline."));
@@ -116,8 +123,9 @@ QString AttributionPanel::verdictText() const {
 // docs/attribution.md, Verdicts: the verdict with every rule's number next to its threshold.
 void AttributionPanel::showVerdictResult() {
     const analysis::Verdict& v = analysis_->assessment.verdict;
+    // No verdict ("none"): the headline says why, and no rule was held against a number.
     verdict_->setText(VerdictHtml::headline(v, run_.data->info.is_model()) +
-                      VerdictHtml::ruleTable(v, unit_));
+                      (v.primary == "none" ? QString() : VerdictHtml::ruleTable(v, unit_)));
 }
 
 void AttributionPanel::selectRange(qint64 t0, qint64 t1) {

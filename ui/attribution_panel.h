@@ -9,6 +9,7 @@
 #include "open_run.h"
 #include "ui/plots/time_format.h"
 
+class QGroupBox;
 class QLabel;
 class QTableWidget;
 
@@ -16,10 +17,12 @@ namespace tokenscope::ui {
 
 class BackgroundQuery;
 class RunAnalyzer;
+class StepPatternPanel;
 
 // The right-hand dock: the run's verdict, the attribution of the selected
 // range (six categories with time, share and hidden time) and the details of
-// what was clicked. The verdict is read from the run's analysis (RunAnalyzer); the
+// what was clicked; a foreign trace without steps gets the step-pattern panel below the
+// verdict. The verdict is read from the run's analysis (RunAnalyzer); the
 // selection's attribution runs on a BackgroundQuery: a new selection, a cleared one or
 // another run stops it.
 class AttributionPanel : public QWidget {
@@ -42,6 +45,8 @@ class AttributionPanel : public QWidget {
     const analysis::StepAttribution& attribution() const { return result_; }
     QTableWidget* table() const { return table_; }
     BackgroundQuery* rangeQuery() const { return range_query_; }
+    // Shown when the run has no steps because no marker matched a preset.
+    StepPatternPanel* stepPatternPanel() const { return no_steps_; }
 
   signals:
     void attributionReady();
@@ -58,6 +63,8 @@ class AttributionPanel : public QWidget {
     QLabel* range_;
     QTableWidget* table_;
     QLabel* details_;
+    StepPatternPanel* no_steps_;
+    QGroupBox* no_steps_box_;
     BackgroundQuery* range_query_;
     RunAnalyzer* analyzer_ = nullptr;
     std::vector<QMetaObject::Connection> analyzer_links_;

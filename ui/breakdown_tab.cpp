@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <exception>
@@ -21,6 +22,7 @@
 #include "row_table.h"
 #include "run_analyzer.h"
 #include "run_title.h"
+#include "step_pattern_panel.h"
 #include "token_table.h"
 #include "ui/plots/plot_exporter.h"
 #include "verdict_html.h"
@@ -42,9 +44,12 @@ QWidget* group(const QString& title, QWidget* a, QWidget* b, QWidget* parent) {
 BreakdownTab::BreakdownTab(QWidget* parent)
     : RunTab(parent),
       plot_(new BreakdownPlot(this)),
+      no_steps_(new StepPatternPanel(this)),
+      chart_(new QStackedWidget(this)),
       phases_(new PhaseSummaryModel(this)),
       rules_(new VerdictRuleModel(this)),
       verdict_(new QLabel(this)),
+      rule_table_(make_row_table(rules_, this)),
       export_(new QPushButton(tr("&Export…"), this)),
       phase_filter_(new QComboBox(this)),
       tokens_(new TokenTable(this)),
@@ -57,15 +62,28 @@ BreakdownTab::BreakdownTab(QWidget* parent)
         tr("Which steps the plot shows; the axis scales to them (long prefill "
            "steps would flatten the decode steps)"));
     verdict_->setWordWrap(true);
+    verdict_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bottom = new QWidget(this);
     auto* row = new QHBoxLayout(bottom);
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(
         group(tr("Per phase (mean per step)"), make_row_table(phases_, this), nullptr, this), 3);
-    row->addWidget(group(tr("Verdict"), verdict_, make_row_table(rules_, this), this), 2);
+    row->addWidget(group(tr("Verdict"), verdict_, rule_table_, this), 2);
+    // The panel at a readable line length, at the top of the plot's place.
+    auto* panel_page = new QWidget(this);
+    auto* panel_layout = new QVBoxLayout(panel_page);
+    panel_layout->setContentsMargins(24, 24, 24, 24);
+    no_steps_->setMaximumWidth(760);
+    auto* panel_row = new QHBoxLayout;  // not an alignment: the text wraps at the full width
+    panel_row->addWidget(no_steps_, 3);
+    panel_row->addStretch(1);
+    panel_layout->addLayout(panel_row);
+    panel_layout->addStretch(1);
+    chart_->addWidget(plot_);
+    chart_->addWidget(panel_page);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(plot_);
+    split->addWidget(chart_);
     split->addWidget(bottom);
     split->addWidget(tokens_);
     split->setStretchFactor(0, 3);
@@ -116,8 +134,11 @@ void BreakdownTab::setRun(const OpenRun& run) {
     analysis_.reset();
     phases_->setRows({});
     rules_->setRows({});
+    rule_table_->setVisible(true);
     export_->setEnabled(false);
     analyzer_->setRun(run);  // no new work when the window's analyzer has it already
+    no_steps_->setRun(run);
+    chart_->setCurrentIndex(StepPatternPanel::wanted(run) ? 1 : 0);
     if (!run.valid()) {
         plot_->clear(tr("Open a run to see where each step's time went."));
         verdict_->setText(tr("No run open."));
@@ -185,16 +206,21 @@ void BreakdownTab::showAnalysis() {
                     tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)),
                     std::move(phases));
     phases_->setRows(result.assessment.phases);
-    rules_->setRows(result.assessment.verdict.rules);
+    // No verdict ("none"): no rule was held against a number.
+    const bool judged = result.assessment.verdict.primary != "none";
+    rules_->setRows(judged ? result.assessment.verdict.rules : std::vector<analysis::RuleResult>{});
+    rule_table_->setVisible(judged);
     verdict_->setText(verdictHtml(result.assessment));
-    export_->setEnabled(true);
+    export_->setEnabled(!run_.data->steps.empty());
     ready_ = true;
     emit breakdownReady();
 }
 
 QString BreakdownTab::verdictHtml(const analysis::RunAssessment& a) const {
-    return VerdictHtml::headline(a.verdict, run_.valid() && run_.data->info.is_model()) +
-           VerdictHtml::summary(a, unit_);
+    const QString headline =
+        VerdictHtml::headline(a.verdict, run_.valid() && run_.data->info.is_model());
+    // No verdict: the headline says why; "0 steps, 0 ms" adds nothing.
+    return a.verdict.primary == "none" ? headline : headline + VerdictHtml::summary(a, unit_);
 }
 
 void BreakdownTab::exportPlot() {

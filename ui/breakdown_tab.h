@@ -12,6 +12,7 @@ class QPushButton;
 class QTableView;
 
 class QComboBox;
+class QStackedWidget;
 
 namespace tokenscope::ui {
 
@@ -19,12 +20,14 @@ class BackgroundQuery;
 class BreakdownPlot;
 class RunAnalyzer;
 class PhaseSummaryModel;
+class StepPatternPanel;
 class TokenTable;
 class VerdictRuleModel;
 
 // The Breakdown tab: stacked bars per step by attribution category with the ITL
 // floor line, the per-phase summary and the verdict with the numbers behind it, read
-// from the run's analysis (RunAnalyzer, computed off the GUI thread).
+// from the run's analysis (RunAnalyzer, computed off the GUI thread). A foreign trace
+// without steps shows the step-pattern panel in the plot's place.
 class BreakdownTab : public RunTab {
     Q_OBJECT
   public:
@@ -39,6 +42,8 @@ class BreakdownTab : public RunTab {
     VerdictRuleModel* ruleModel() const { return rules_; }
     // A joined run's tokens (hidden for other runs); a click emits tokenActivated.
     TokenTable* tokenTable() const { return tokens_; }
+    // In the plot's place when the run has no steps because no marker matched a preset.
+    StepPatternPanel* stepPatternPanel() const { return no_steps_; }
     QString verdictText() const;
     bool ready() const { return ready_; }
     BackgroundQuery* query() const;
@@ -60,9 +65,12 @@ class BreakdownTab : public RunTab {
     QString verdictHtml(const analysis::RunAssessment& a) const;
 
     BreakdownPlot* plot_;
+    StepPatternPanel* no_steps_;
+    QStackedWidget* chart_;  // the plot, or the no-steps panel
     PhaseSummaryModel* phases_;
     VerdictRuleModel* rules_;
     QLabel* verdict_;
+    QTableView* rule_table_;  // hidden when there is no verdict
     QPushButton* export_;
     QComboBox* phase_filter_;  // objectName "breakdownPhaseFilter"
     TokenTable* tokens_;

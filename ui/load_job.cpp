@@ -36,18 +36,20 @@ void LoadJob::cancel() {
     if (stop_) stop_->store(true);
 }
 
-bool LoadJob::start(const QStringList& paths, Combine combine) {
+bool LoadJob::start(const QStringList& paths, Combine combine, const QString& step_pattern) {
     if (running() || paths.isEmpty()) return false;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     auto stop = stop_;
-    future_ = WorkerPool::instance().run(
-        [this, paths, combine = std::move(combine), stop] { run_worker(paths, combine, stop); });
+    future_ =
+        WorkerPool::instance().run([this, paths, combine = std::move(combine), step_pattern, stop] {
+            run_worker(paths, combine, step_pattern, stop);
+        });
     return true;
 }
 
 // Runs on the worker thread: signals emitted here reach GUI-thread receivers queued.
 void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
-                         std::shared_ptr<std::atomic<bool>> stop) {
+                         const QString& step_pattern, std::shared_ptr<std::atomic<bool>> stop) {
     QList<OpenRun> opened;
     QElapsedTimer since_last;
     since_last.start();
@@ -69,15 +71,17 @@ void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
         for (auto& r : runs) {
             auto data = std::make_shared<const trace::RunData>(std::move(r));
             auto index = std::make_shared<const TimelineIndex>(*data);
-            opened.push_back(OpenRun{path, data, index});
+            opened.push_back(OpenRun{path, data, index, step_pattern});
         }
     };
+    import::ImportOptions options;
+    options.step_pattern = step_pattern.toStdString();
     try {
         std::vector<std::vector<trace::RunData>> read;
         std::vector<std::string> names;
         for (qint64 f = 0; f < files; ++f) {
             const QString& path = paths[static_cast<int>(f)];
-            auto runs = RunLoader::load(path.toStdString(), reporter(f));
+            auto runs = RunLoader::load(path.toStdString(), reporter(f), options);
             emit progress((f + 1) * 1000, parts * 1000);
             emit fileLoaded(path, static_cast<int>(runs.size()));
             if (stop->load()) throw trace::Cancelled();

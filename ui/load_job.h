@@ -33,8 +33,10 @@ class LoadJob : public QObject {
 
     // Returns false (and does nothing) while another load is running. With `combine`,
     // the files' runs become the runs it returns, which open under the paths joined by
-    // " + "; its progress is the last part of the bar, and Cancel stops it too.
-    bool start(const QStringList& paths, Combine combine = {});
+    // " + "; its progress is the last part of the bar, and Cancel stops it too. A
+    // non-empty `step_pattern` (a regex) frames the steps of every file instead of the
+    // iteration presets; the runs carry it (OpenRun::step_pattern).
+    bool start(const QStringList& paths, Combine combine = {}, const QString& step_pattern = {});
     void cancel();
     bool running() const;
     // Blocks until the worker is done; for tests and shutdown only.
@@ -49,7 +51,7 @@ class LoadJob : public QObject {
     void cancelled();
 
   private:
-    void run_worker(const QStringList& paths, const Combine& combine,
+    void run_worker(const QStringList& paths, const Combine& combine, const QString& step_pattern,
                     std::shared_ptr<std::atomic<bool>> stop);
 
     QFuture<void> future_;

@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QListView>
 #include <QMimeData>
@@ -26,6 +27,7 @@
 #include "run_launcher_dialog.h"
 #include "run_list_model.h"
 #include "sample_run.h"
+#include "step_pattern_panel.h"
 #include "sweep_tab.h"
 #include "timeline_tab.h"
 #include "timeline_view.h"
@@ -75,8 +77,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(job_, &LoadJob::failed, this, &MainWindow::onFailed);
     connect(job_, &LoadJob::cancelled, this, [this] {
         showMessage(tr("Opening cancelled; the open runs are unchanged."), false);
+        if (active_.mode == Mode::Reopen)
+            for (StepPatternPanel* panel : stepPatternPanels())
+                if (panel->path() == active_.replaces)
+                    panel->showError(tr("Cancelled; the run is unchanged."));
         startNext();
     });
+    // Apply in the step-pattern panel (a run without steps): the file opens again.
+    for (StepPatternPanel* panel : stepPatternPanels())
+        connect(panel, &StepPatternPanel::applyRequested, this, &MainWindow::reopenWithStepPattern);
     TimelineView* view = timeline_->view();
     connect(view, &TimelineView::rangeSelected, attribution_, &AttributionPanel::selectRange);
     connect(view, &TimelineView::selectionCleared, attribution_, &AttributionPanel::clearSelection);
@@ -105,7 +114,7 @@ void MainWindow::buildDocks() {
     run_view_->setAlternatingRowColors(true);
     connect(run_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
-                setCurrentRow(current.isValid() ? current.row() : -1);
+                if (!replacing_) setCurrentRow(current.isValid() ? current.row() : -1);
             });
     auto* runs_dock = new QDockWidget(tr("Runs"), this);
     runs_dock->setObjectName(QStringLiteral("runs_dock"));
@@ -183,6 +192,10 @@ QList<RunTab*> MainWindow::runTabs() const {
     return {timeline_, heatmap_, breakdown_, compare_};
 }
 
+QList<StepPatternPanel*> MainWindow::stepPatternPanels() const {
+    return {breakdown_->stepPatternPanel(), attribution_->stepPatternPanel()};
+}
+
 QString MainWindow::lastMessage() const {
     return status_->message();
 }
@@ -232,6 +245,22 @@ void MainWindow::openFiles(const QStringList& paths, bool compare) {
     if (!job_->running()) startNext();
 }
 
+void MainWindow::reopenWithStepPattern(const QString& path, const QString& step_pattern) {
+    if (path.isEmpty()) return;
+    Request request{{path}, Mode::Reopen, {}, step_pattern, path};
+    // A joined or merged run: its files, combined again as when they were dropped.
+    const QStringList parts = path.split(QStringLiteral(" + "));
+    if (parts.size() > 1 && !QFileInfo::exists(path)) {
+        const DropPlan plan = DropPlan::decide(parts);
+        if (plan.combine()) {
+            request.paths = plan.paths();
+            request.combine = plan.combine();
+        }
+    }
+    queue_.append(request);
+    if (!job_->running()) startNext();
+}
+
 bool MainWindow::openSampleRun() {
     const QString sample = SampleRun::path();
     if (sample.isEmpty()) {
@@ -278,10 +307,14 @@ void MainWindow::startNext() {
     active_ = queue_.takeFirst();
     status_->showTask(tr("Opening…"));
     showMessage(tr("Opening %1…").arg(active_.paths.join(QStringLiteral(", "))), false);
-    job_->start(active_.paths, active_.combine);
+    if (active_.mode == Mode::Reopen)
+        for (StepPatternPanel* panel : stepPatternPanels())
+            if (panel->path() == active_.replaces) panel->setReopening(active_.step_pattern);
+    job_->start(active_.paths, active_.combine, active_.step_pattern);
 }
 
 void MainWindow::onLoaded(const QList<OpenRun>& runs) {
+    if (active_.mode == Mode::Reopen) return onReopened(runs);
     const OpenRun current = current_row_ >= 0 ? runs_->run(current_row_) : OpenRun{};
     const int first = runs_->append(runs);
     menus_->recent()->add(active_.paths);
@@ -318,7 +351,31 @@ void MainWindow::onLoaded(const QList<OpenRun>& runs) {
     startNext();
 }
 
+// The runs of one file, opened again with a step pattern, take the old ones' rows.
+void MainWindow::onReopened(const QList<OpenRun>& runs) {
+    replacing_ = true;  // the rows in between removing and inserting are not shown
+    const int first = runs_->replace(active_.replaces, runs);
+    replacing_ = false;
+    std::size_t steps = 0;
+    for (const OpenRun& run : runs) steps += run.data->steps.size();
+    const QString from = QDir::toNativeSeparators(QDir::cleanPath(active_.replaces));
+    const QString found = steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps);
+    showMessage(steps > 0 ? tr("Opened %1 again with the step pattern %2: %3")
+                                .arg(from, active_.step_pattern, found)
+                          : tr("Opened %1 again: no marker matched the step pattern %2")
+                                .arg(from, active_.step_pattern),
+                false);
+    selectRows(first, -1);
+    // The same row may be current again: the views still show the old run then.
+    if (current_row_ != first || shown_ != runs_->run(first).data) setCurrentRow(first);
+    emit runsOpened(static_cast<int>(runs.size()));
+    startNext();
+}
+
 void MainWindow::onFailed(const QString& message) {
+    if (active_.mode == Mode::Reopen)
+        for (StepPatternPanel* panel : stepPatternPanels())
+            if (panel->path() == active_.replaces) panel->showError(message);
     showMessage(tr("Could not open: %1").arg(message), true);
     emit errorReported(message);
     startNext();
@@ -338,6 +395,7 @@ void MainWindow::selectRows(int first, int second) {
 void MainWindow::setCurrentRow(int row) {
     current_row_ = row;
     const OpenRun run = row >= 0 ? runs_->run(row) : OpenRun{};
+    shown_ = run.data;
     for (RunTab* tab : runTabs()) tab->setRun(run);
     attribution_->setRun(run);
     setWindowTitle(run.valid() ? QStringLiteral("%1 — Tokenscope").arg(run.name())

@@ -26,6 +26,7 @@ class RunLauncherDialog;
 class RunAnalyzer;
 class RunListModel;
 class RunTab;
+class StepPatternPanel;
 class TimelineTab;
 class WindowMenus;
 class WindowStatus;
@@ -42,6 +43,11 @@ class MainWindow : public QMainWindow {
     // Opens files in the background, one job after another. With `compare`, the
     // first two runs opened become A and B of the comparison.
     void openFiles(const QStringList& paths, bool compare = false);
+    // Opens the file of the run(s) at `path` again, in the background, its steps framed
+    // by `step_pattern` (a regex; the Step pattern field of the Breakdown tab and the
+    // Attribution dock): its runs are replaced in the list, the others kept. A joined or
+    // merged run (paths joined by " + ") opens its files again as one.
+    void reopenWithStepPattern(const QString& path, const QString& step_pattern);
     // Opens the bundled sample; without one, shows a hint and returns false.
     bool openSampleRun();
     // File > New Run: opens the run launcher (not modal to the event loop); the
@@ -86,11 +92,13 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
-    enum class Mode { Open, Compare, CompareWithCurrent };
+    enum class Mode { Open, Compare, CompareWithCurrent, Reopen };
     struct Request {
         QStringList paths;
         Mode mode = Mode::Open;
         LoadJob::Combine combine = {};  // a join or a merge (DropPlan); empty: open each file
+        QString step_pattern = {};      // empty: the iteration presets
+        QString replaces = {};          // Reopen: the path of the runs it replaces
     };
 
     void buildDocks();
@@ -100,6 +108,7 @@ class MainWindow : public QMainWindow {
     void cancelCurrent();
     void onLoaded(const QList<OpenRun>& runs);
     void onFailed(const QString& message);
+    void onReopened(const QList<OpenRun>& runs);
     void showMessage(const QString& text, bool error);
     void setCurrentRow(int row);
     void selectRows(int first, int second);
@@ -108,6 +117,7 @@ class MainWindow : public QMainWindow {
     void selectRun(const QString& file, qint64 run_id);
     bool droppedOnCompare(QPoint pos) const;
     QList<RunTab*> runTabs() const;
+    QList<StepPatternPanel*> stepPatternPanels() const;
 
     RunListModel* runs_;
     QListView* run_view_ = nullptr;
@@ -127,6 +137,8 @@ class MainWindow : public QMainWindow {
     Request active_;
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     int current_row_ = -1;
+    std::shared_ptr<const trace::RunData> shown_;  // current_row_'s data, in every view
+    bool replacing_ = false;  // runs being replaced: the list's transient rows are not shown
 };
 
 }  // namespace tokenscope::ui

@@ -16,6 +16,8 @@ struct OpenRun {
     QString path;
     std::shared_ptr<const trace::RunData> data;
     std::shared_ptr<const TimelineIndex> index;
+    // The step pattern (a regex) the file was opened with; empty: the iteration presets.
+    QString step_pattern{};
 
     bool valid() const { return data != nullptr; }
     QString name() const { return valid() ? QString::fromStdString(data->info.name) : QString(); }

@@ -90,6 +90,18 @@ void RunListModel::remove(int row) {
     endRemoveRows();
 }
 
+int RunListModel::replace(const QString& path, const QList<OpenRun>& runs) {
+    const int first = find_path(path);
+    if (first < 0) return append(runs);
+    for (int row = static_cast<int>(runs_.size()) - 1; row >= first; --row)
+        if (runs_[row].path == path) remove(row);
+    if (runs.isEmpty()) return first;
+    beginInsertRows(QModelIndex(), first, first + static_cast<int>(runs.size()) - 1);
+    for (int i = 0; i < runs.size(); ++i) runs_.insert(first + i, runs[i]);
+    endInsertRows();
+    return first;
+}
+
 void RunListModel::clear() {
     beginResetModel();
     runs_.clear();

@@ -23,6 +23,9 @@ class RunListModel : public QAbstractListModel {
     // Appends the runs; returns the row of the first one.
     int append(const QList<OpenRun>& runs);
     void remove(int row);
+    // Puts `runs` where the runs opened from `path` were (appended when none was), the
+    // other rows kept: a file re-opened with a step pattern. Returns the row of the first.
+    int replace(const QString& path, const QList<OpenRun>& runs);
     void clear();
     const OpenRun& run(int row) const { return runs_[row]; }
     // Row of the first run opened from `path`, or -1.

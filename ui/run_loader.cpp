@@ -11,14 +11,15 @@
 namespace tokenscope::ui {
 
 std::vector<trace::RunData> RunLoader::load(const std::string& path,
-                                            const trace::ProgressFn& progress) {
+                                            const trace::ProgressFn& progress,
+                                            const import::ImportOptions& options) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw std::runtime_error(path + ": no such file");
     if (std::filesystem::is_directory(path, ec))
         throw std::runtime_error(path + ": is a directory, not a trace file");
     std::vector<trace::RunData> runs;
     try {
-        runs = import::open_any(path, {}, progress);
+        runs = import::open_any(path, options, progress);
     } catch (const trace::Cancelled&) {
         throw;
     } catch (const std::exception& e) {

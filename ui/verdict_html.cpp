@@ -7,6 +7,12 @@ namespace tokenscope::ui {
 QString VerdictHtml::headline(const analysis::Verdict& v, bool model_run) {
     QString text;
     if (model_run) text += tr("<i>Model run: a cost model, not a measurement.</i><br>");
+    if (v.primary == "none" && !v.advice.empty()) {  // no verdict: the sentence saying why
+        QString why = QString::fromStdString(v.advice);
+        why[0] = why[0].toUpper();
+        if (!why.endsWith(QLatin1Char('.'))) why += QLatin1Char('.');
+        return text + tr("<b>No verdict.</b> %1").arg(why.toHtmlEscaped());
+    }
     text += QStringLiteral("<b>%1</b>").arg(QString::fromStdString(v.primary).toHtmlEscaped());
     if (!v.bound_by.empty())
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(v.bound_by).toHtmlEscaped());

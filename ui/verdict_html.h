@@ -15,7 +15,7 @@ class VerdictHtml {
     Q_DECLARE_TR_FUNCTIONS(VerdictHtml)
   public:
     // A model run's warning, the bound in bold, the achieved bandwidth where known and
-    // the advice.
+    // the advice; for the primary "none" (a run that cannot be judged) only the advice.
     static QString headline(const analysis::Verdict& v, bool model_run);
     // Every rule's value next to its threshold, the fired one marked (the dock).
     static QString ruleTable(const analysis::Verdict& v, plots::TimeUnit unit);
