@@ -11,6 +11,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <exception>
@@ -19,6 +20,7 @@
 #include "breakdown_plot.h"
 #include "export_dialog.h"
 #include "phase_summary_model.h"
+#include "role_summary_model.h"
 #include "row_table.h"
 #include "run_analyzer.h"
 #include "run_title.h"
@@ -47,6 +49,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       no_steps_(new StepPatternPanel(this)),
       chart_(new QStackedWidget(this)),
       phases_(new PhaseSummaryModel(this)),
+      roles_(new RoleSummaryModel(this)),
       rules_(new VerdictRuleModel(this)),
       verdict_(new QLabel(this)),
       rule_table_(make_row_table(rules_, this)),
@@ -67,8 +70,13 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     auto* bottom = new QWidget(this);
     auto* row = new QHBoxLayout(bottom);
     row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(
-        group(tr("Per phase (mean per step)"), make_row_table(phases_, this), nullptr, this), 3);
+    // Where the steps' time went (categories) and what the GPU ran (kernel roles), side
+    // by side as tabs: one place at a laptop's width.
+    auto* tables = new QTabWidget(this);
+    tables->setObjectName(QStringLiteral("breakdownTables"));
+    tables->addTab(make_row_table(phases_, this), tr("Per phase (mean per step)"));
+    tables->addTab(make_row_table(roles_, this), tr("GPU time per kernel role"));
+    row->addWidget(tables, 3);
     row->addWidget(group(tr("Verdict"), verdict_, rule_table_, this), 2);
     // The panel at a readable line length, at the top of the plot's place.
     auto* panel_page = new QWidget(this);
@@ -133,6 +141,7 @@ void BreakdownTab::setRun(const OpenRun& run) {
     ready_ = false;
     analysis_.reset();
     phases_->setRows({});
+    roles_->setBreakdown({});
     rules_->setRows({});
     rule_table_->setVisible(true);
     export_->setEnabled(false);
@@ -168,6 +177,7 @@ void BreakdownTab::setUnit(plots::TimeUnit unit) {
     plot_->setUnit(unit);
     tokens_->setUnit(unit);
     phases_->setUnit(unit);
+    roles_->setTimeUnit(unit);
     rules_->setUnit(unit);
     if (analysis_) verdict_->setText(verdictHtml(analysis_->assessment));
 }
@@ -206,6 +216,7 @@ void BreakdownTab::showAnalysis() {
                     tr("%1 \u2014 time per step by category").arg(RunTitle::of(run_)),
                     std::move(phases));
     phases_->setRows(result.assessment.phases);
+    roles_->setBreakdown(result.roles);
     // No verdict ("none"): no rule was held against a number.
     const bool judged = result.assessment.verdict.primary != "none";
     rules_->setRows(judged ? result.assessment.verdict.rules : std::vector<analysis::RuleResult>{});

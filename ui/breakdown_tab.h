@@ -20,6 +20,7 @@ class BackgroundQuery;
 class BreakdownPlot;
 class RunAnalyzer;
 class PhaseSummaryModel;
+class RoleSummaryModel;
 class StepPatternPanel;
 class TokenTable;
 class VerdictRuleModel;
@@ -39,6 +40,7 @@ class BreakdownTab : public RunTab {
 
     BreakdownPlot* plot() const { return plot_; }
     PhaseSummaryModel* phaseModel() const { return phases_; }
+    RoleSummaryModel* roleModel() const { return roles_; }
     VerdictRuleModel* ruleModel() const { return rules_; }
     // A joined run's tokens (hidden for other runs); a click emits tokenActivated.
     TokenTable* tokenTable() const { return tokens_; }
@@ -68,6 +70,7 @@ class BreakdownTab : public RunTab {
     StepPatternPanel* no_steps_;
     QStackedWidget* chart_;  // the plot, or the no-steps panel
     PhaseSummaryModel* phases_;
+    RoleSummaryModel* roles_;
     VerdictRuleModel* rules_;
     QLabel* verdict_;
     QTableView* rule_table_;  // hidden when there is no verdict

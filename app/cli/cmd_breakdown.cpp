@@ -36,7 +36,7 @@ int cmd_breakdown(const std::vector<std::string>& args) {
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         Breakdown b = compute_breakdown(r.data);
-        const analysis::RoleBreakdown roles = analysis::role_breakdown(r.data);
+        const analysis::RoleBreakdown& roles = b.roles;  // the one analysis computed them
         std::vector<analysis::SlowToken> slow;
         if (p.has("by-token")) slow = analysis::slowest_tokens(r.data, token_options);
         if (p.has("json")) {

@@ -19,6 +19,9 @@ RunAnalysis analyse_run(const trace::RunData& run, const VerdictOptions& verdict
     const Coverage coverage(run, attribution_options, stop);
     RunAnalysis out;
     out.steps = coverage.attribute(run.steps);
+    // Kernel roles read only the activities too, but cost one pass over the GPU
+    // operations with names classified once: on this thread, while the other finishes.
+    out.roles = role_breakdown(run, stop);
     out.assessment =
         assess_run(run, coverage, out.steps, launch_delay.get(), verdict_options, stop);
     return out;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "attribution.h"
+#include "role_breakdown.h"
 #include "verdict.h"
 
 namespace tokenscope::analysis {
@@ -15,10 +16,12 @@ namespace tokenscope::analysis {
 struct RunAnalysis {
     std::vector<StepAttribution> steps;  // steps[i] belongs to run.steps[i]
     RunAssessment assessment;
+    RoleBreakdown roles;  // GPU time per kernel role, per step, phase and run
 };
 
 // Builds the run's coverage once, attributes every step from it and assesses the run
-// with the same coverage. Throws trace::Cancelled once `stop` is requested.
+// with the same coverage; sums GPU time per kernel role. Throws trace::Cancelled once
+// `stop` is requested.
 RunAnalysis analyse_run(const trace::RunData& run, const VerdictOptions& verdict_options = {},
                         const AttributionOptions& attribution_options = {},
                         const trace::StopToken& stop = {});
