@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "analysis/client_figures.h"
 #include "analysis/metrics.h"
 #include "arg_parser.h"
 #include "commands.h"
@@ -32,7 +33,8 @@ int cmd_stats(const std::vector<std::string>& args) {
     auto runs = load_inputs(p, "stats");
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
-        auto m = analysis::compute_metrics(r.data, options);
+        // Client results: over the requests inside the tool's measurement window.
+        auto m = analysis::windowed_metrics(r.data, options);
         std::vector<analysis::SlowToken> slow;
         if (slowest > 0)
             slow = analysis::slowest_tokens(r.data, {.count = static_cast<std::size_t>(slowest)});

@@ -3,6 +3,7 @@
 #include "format.h"
 #include "json_out.h"
 #include "text_table.h"
+#include "tool_figures_report.h"
 
 namespace tokenscope::cli {
 namespace {
@@ -68,6 +69,7 @@ void print_stats(std::ostream& out, const LoadedRun& run, const analysis::RunMet
     if (!csv) out << '\n';
     if (auto summary = summary_metrics(run.data); summary.is_object())
         print_summary_metrics(out, summary, csv);
+    print_tool_figures(out, run.data, m, csv);
 }
 
 nlohmann::json stats_json(const LoadedRun& run, const analysis::RunMetrics& m) {
@@ -87,6 +89,7 @@ nlohmann::json stats_json(const LoadedRun& run, const analysis::RunMetrics& m) {
                           {"throughput_tok_s", m.throughput_tok_s}};
     if (auto summary = summary_metrics(run.data); summary.is_object())
         out["summary_metrics"] = summary;
+    add_tool_figures_json(out, run.data, m);
     return out;
 }
 

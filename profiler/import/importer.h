@@ -35,6 +35,16 @@ class Importer {
     // Problems that do not stop the import become diagnostics of the run.
     virtual trace::RunData import(const std::string& path, const ImportOptions& options,
                                   const trace::ProgressFn& progress) const = 0;
+    // Every run of a file that holds several results (one per load level: an SGLang
+    // bench_serving JSONL, a guidellm report of several benchmarks); one run for the others.
+    // open_any reads files this way.
+    virtual std::vector<trace::RunData> import_all(const std::string& path,
+                                                   const ImportOptions& options,
+                                                   const trace::ProgressFn& progress) const {
+        std::vector<trace::RunData> runs;
+        runs.push_back(import(path, options, progress));
+        return runs;
+    }
 };
 
 }  // namespace tokenscope::import

@@ -69,10 +69,7 @@ std::vector<trace::RunData> open_any(const std::string& path, const ImportOption
             // another tool's database in WAL mode: its importer decides
         }
     }
-    const Importer& importer = default_registry().pick(path);
-    std::vector<trace::RunData> runs;
-    runs.push_back(importer.import(path, options, progress));
-    return runs;
+    return default_registry().pick(path).import_all(path, options, progress);
 }
 
 std::vector<std::int64_t> import_files(const std::vector<std::string>& inputs,

@@ -15,7 +15,8 @@ namespace tokenscope::import {
 bool is_tokenscope_head(std::string_view head);
 
 // Opens any file the tools understand, chosen by content: a .tokenscope store
-// (all its runs) or one foreign trace through default_registry() (one run).
+// (all its runs) or one foreign file through default_registry() (Importer::import_all:
+// one run, or one per result of a file that holds several).
 // Throws ImportError or store::StoreError naming the file and the problem;
 // trace::Cancelled when progress returns false.
 std::vector<trace::RunData> open_any(const std::string& path, const ImportOptions& options = {},

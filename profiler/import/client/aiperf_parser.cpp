@@ -5,6 +5,7 @@
 #include "import/import_error.h"
 #include "request_builder.h"
 #include "summary_metrics.h"
+#include "tool_figures.h"
 #include "trace/memory_budget.h"
 
 namespace tokenscope::import::client {
@@ -142,6 +143,7 @@ void AiperfParser::records(const trace::ProgressFn& progress) {
     if (builder.added() == 0)
         throw ImportError(path_, "no usable AIPerf record among " + std::to_string(line_no) +
                                      " lines (" + std::to_string(malformed) + " malformed)");
+    figures_beside("AIPerf", "_aiperf.json");
 }
 
 namespace {
@@ -197,6 +199,75 @@ void AiperfParser::genai_perf_export(const nlohmann::json& root) {
                               "experiments (load levels) in the file; their requests are in one "
                               "run");
     if (builder.added() == 0) throw ImportError(path_, "GenAI-Perf export without usable requests");
+    figures_beside("GenAI-Perf", "_genai_perf.json");
+}
+
+namespace {
+
+struct AiperfMetric {
+    const char* tag;
+    const char* metric;
+    const char* label;  // after the tool's name
+    const char* definition;
+};
+
+// aiperf/metrics/types/*.py; GenAI-Perf's llm_metrics.py defines the same.
+constexpr AiperfMetric kAiperfMetrics[] = {
+    {"time_to_first_token", "ttft", "time to first token", "first response - request start"},
+    {"inter_token_latency", "tpot", "inter-token latency, per request",
+     "per request (request latency - TTFT) / (output tokens - 1): Tokenscope's TPOT"},
+    {"inter_chunk_latency", "itl", "inter-chunk latency",
+     "the gaps between consecutive responses of a request"},
+    {"request_latency", "e2e", "request latency", "last response - request start"},
+};
+
+}  // namespace
+
+// profile_export.jsonl -> profile_export_aiperf.json; profile_export.json ->
+// profile_export_genai_perf.json (the exporters name the summary after the export file).
+void AiperfParser::figures_beside(const std::string& tool, const std::string& suffix) {
+    std::string stem = base_name(path_);
+    for (std::string_view ext : {".gz", ".jsonl", ".json"})
+        if (stem.ends_with(ext)) stem.resize(stem.size() - ext.size());
+    auto summary_path = file_beside(path_, stem + suffix);
+    if (!summary_path) return;
+    nlohmann::json summary;
+    try {
+        summary = read_document(*summary_path, {});
+    } catch (const ImportError& e) {
+        run_.count_diagnostic("tool_summary_unreadable", trace::Severity::Info, 1, e.what());
+        return;
+    }
+    std::vector<ToolFigure> figures;
+    for (const auto& m : kAiperfMetrics) {
+        const nlohmann::json* stats = child(summary, m.tag);
+        auto scale = stats ? ns_per_unit(text(*stats, "unit")) : std::nullopt;
+        if (!scale) continue;
+        for (const std::string stat : {"mean", "p50", "p90", "p95", "p99"}) {
+            const std::string key = stat == "mean" ? "avg" : stat;
+            auto v = number(*stats, key);
+            if (!v) continue;
+            figures.push_back({tool,
+                               base_name(*summary_path),
+                               std::string(m.tag) + "." + key,
+                               tool + " " + m.label,
+                               m.definition,
+                               m.metric,
+                               stat,
+                               true,
+                               *v * *scale,
+                               std::nullopt,
+                               {}});
+        }
+    }
+    write_tool_figures(run_, figures);
+    // The user configuration AIPerf keeps in its summary (JsonExportData.input_config).
+    const nlohmann::json* config = child(summary, "input_config");
+    const nlohmann::json* loadgen = config ? child(*config, "loadgen") : nullptr;
+    if (loadgen != nullptr) {
+        write_load(run_, "max_concurrency", number(*loadgen, "concurrency"));
+        write_load(run_, "request_rate", number(*loadgen, "request_rate"));
+    }
 }
 
 void AiperfParser::summary(const nlohmann::json& root) {

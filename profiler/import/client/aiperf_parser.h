@@ -22,7 +22,11 @@ namespace tokenscope::import::client {
 //   (experiments[].requests[]: timestamp, response_timestamps, response_outputs).
 // - Summaries (profile_export_aiperf.json, profile_export_genai_perf.json):
 //   aiperf/common/models/export_models.py (JsonMetricResult: unit, avg, p50...,
-//   min, max, std) and genai-perf genai_perf/metrics/statistics.py (same keys).
+//   min, max, std) and genai-perf genai_perf/metrics/statistics.py (same keys). The
+//   summary beside the records (profile_export_aiperf.json beside profile_export.jsonl,
+//   profile_export_genai_perf.json beside profile_export.json) gives the tool's own
+//   figures, kept beside ours (tool_figures.h). Records of AIPerf's warm-up phase are
+//   left out, as AIPerf leaves them out of its figures: only the profiling phase counts.
 class AiperfParser {
   public:
     AiperfParser(const std::string& path, trace::RunData& run) : path_(path), run_(run) {}
@@ -34,6 +38,9 @@ class AiperfParser {
     void summary(const nlohmann::json& root);
 
   private:
+    // The tool's summary beside the records (stem + suffix), as its own figures.
+    void figures_beside(const std::string& tool, const std::string& suffix);
+
     const std::string& path_;
     trace::RunData& run_;
 };

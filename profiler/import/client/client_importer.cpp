@@ -74,8 +74,40 @@ ClientImporter::Kind ClientImporter::detect(std::string_view head) {
     return Kind::None;
 }
 
-trace::RunData ClientImporter::import(const std::string& path, const ImportOptions&,
-                                      const trace::ProgressFn& progress) const {
+namespace {
+
+// Wall-clock creation time only where the times are epoch times (after 2001), not
+// LLMPerf's synthesised ones.
+void set_created(trace::RunData& run) {
+    constexpr std::int64_t kEpoch2001Ns = 978'307'200'000'000'000;
+    auto arrival = [](const trace::Request& a, const trace::Request& b) {
+        return a.arrival_ns < b.arrival_ns;
+    };
+    if (run.requests.empty()) return;
+    std::int64_t first =
+        std::min_element(run.requests.begin(), run.requests.end(), arrival)->arrival_ns;
+    if (first > kEpoch2001Ns) run.info.created_ns = first;
+}
+
+std::vector<trace::RunData> parse_document(const std::string& path, ClientImporter::Kind kind,
+                                           trace::RunData& run, const trace::ProgressFn& progress) {
+    using Kind = ClientImporter::Kind;
+    nlohmann::json root = client::read_document(path, progress);
+    if (kind == Kind::Guidellm) return client::GuidellmParser(path, run).report(root);
+    if (kind == Kind::GenaiPerfExport) client::AiperfParser(path, run).genai_perf_export(root);
+    if (kind == Kind::AiperfSummary) client::AiperfParser(path, run).summary(root);
+    if (kind == Kind::LlmperfResponses) client::LlmperfParser(path, run).individual_responses(root);
+    if (kind == Kind::LlmperfSummary) client::LlmperfParser(path, run).summary(root);
+    std::vector<trace::RunData> runs;
+    runs.push_back(std::move(run));
+    return runs;
+}
+
+}  // namespace
+
+std::vector<trace::RunData> ClientImporter::import_all(const std::string& path,
+                                                       const ImportOptions&,
+                                                       const trace::ProgressFn& progress) const {
     Kind kind;
     {
         FileSource source(path);
@@ -88,34 +120,30 @@ trace::RunData ClientImporter::import(const std::string& path, const ImportOptio
     run.info.complete = true;
     run.info.name = run_name(path);
     run.info.workload_json = nlohmann::json{{"format", "client"}, {"kind", kind_name(kind)}}.dump();
+    std::vector<trace::RunData> runs;
     try {
         if (kind == Kind::AiperfRecords) {
             client::AiperfParser(path, run).records(progress);
+            runs.push_back(std::move(run));
         } else {
-            nlohmann::json root = client::read_document(path, progress);
-            if (kind == Kind::GenaiPerfExport)
-                client::AiperfParser(path, run).genai_perf_export(root);
-            if (kind == Kind::AiperfSummary) client::AiperfParser(path, run).summary(root);
-            if (kind == Kind::Guidellm) client::GuidellmParser(path, run).report(root);
-            if (kind == Kind::LlmperfResponses)
-                client::LlmperfParser(path, run).individual_responses(root);
-            if (kind == Kind::LlmperfSummary) client::LlmperfParser(path, run).summary(root);
+            runs = parse_document(path, kind, run, progress);
         }
     } catch (const nlohmann::json::exception& e) {
         throw ImportError(path, std::string("unexpected value in the results: ") + e.what());
     }
-    auto arrival = [](const trace::Request& a, const trace::Request& b) {
-        return a.arrival_ns < b.arrival_ns;
-    };
-    // Wall-clock creation time only where the times are epoch times (after 2001),
-    // not LLMPerf's synthesised ones.
-    constexpr std::int64_t kEpoch2001Ns = 978'307'200'000'000'000;
-    if (!run.requests.empty()) {
-        std::int64_t first =
-            std::min_element(run.requests.begin(), run.requests.end(), arrival)->arrival_ns;
-        if (first > kEpoch2001Ns) run.info.created_ns = first;
-    }
-    return run;
+    for (auto& r : runs) set_created(r);
+    return runs;
+}
+
+trace::RunData ClientImporter::import(const std::string& path, const ImportOptions& options,
+                                      const trace::ProgressFn& progress) const {
+    auto runs = import_all(path, options, progress);
+    if (runs.size() > 1)
+        runs.front().count_diagnostic(
+            "client_results_in_file", trace::Severity::Info, static_cast<double>(runs.size()),
+            "results (benchmarks) in the file: this run is the first; opened as a file (stats, "
+            "info, import, the GUI) each is a run of its own");
+    return std::move(runs.front());
 }
 
 }  // namespace tokenscope::import

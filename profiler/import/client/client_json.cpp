@@ -1,6 +1,8 @@
 #include "client_json.h"
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include "import/python_json.h"
@@ -72,6 +74,25 @@ std::int32_t length(std::optional<double> v) {
     constexpr double kMax = std::numeric_limits<std::int32_t>::max();
     if (!v || *v < 0 || *v > kMax) return 0;
     return static_cast<std::int32_t>(*v);
+}
+
+std::optional<std::string> file_beside(const std::string& path, const std::string& name) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::path(path).parent_path() / name;
+    if (name.empty() || p == std::filesystem::path(path) ||
+        !std::filesystem::is_regular_file(p, ec))
+        return std::nullopt;
+    return p.string();
+}
+
+std::string count_text(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+std::string base_name(const std::string& path) {
+    return path.substr(path.find_last_of('/') + 1);
 }
 
 }  // namespace tokenscope::import::client

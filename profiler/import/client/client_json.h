@@ -39,4 +39,12 @@ std::optional<std::int64_t> add_ns(std::int64_t a, std::int64_t b);
 // A count that fits int32 (token lengths); 0 otherwise.
 std::int32_t length(std::optional<double> v);
 
+// The file `name` in the folder of `path`, when it exists as a regular file
+// (a summary the tool wrote beside its per-request records).
+std::optional<std::string> file_beside(const std::string& path, const std::string& name);
+// A count a tool wrote, as text ("12"; any double, hostile ones too, prints).
+std::string count_text(double v);
+// The last component of a path.
+std::string base_name(const std::string& path);
+
 }  // namespace tokenscope::import::client

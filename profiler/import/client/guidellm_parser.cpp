@@ -1,12 +1,15 @@
 #include "guidellm_parser.h"
 
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 
 #include "client_json.h"
+#include "guidellm_window.h"
 #include "import/import_error.h"
 #include "request_builder.h"
 #include "summary_metrics.h"
+#include "tool_figures.h"
 
 namespace tokenscope::import::client {
 namespace {
@@ -57,43 +60,109 @@ ClientRequest guidellm_request(const nlohmann::json& req, bool failed) {
     return r;
 }
 
-}  // namespace
-
-bool GuidellmParser::requests(const nlohmann::json& benchmarks) {
-    RequestBuilder builder(run_);
-    std::int64_t records = 0;
-    for (const auto& b : benchmarks) {
-        const nlohmann::json* reqs = child(b, "requests");
-        if (reqs == nullptr) continue;
-        for (const char* status : {"successful", "errored", "incomplete"}) {
-            const nlohmann::json* list = child(*reqs, status);
-            if (list == nullptr || !list->is_array()) continue;
-            for (const auto& req : *list) {
-                ++records;
-                builder.add(guidellm_request(req, std::string_view(status) != "successful"));
-            }
-        }
+// "constant@4.00" as guidellm names its strategies, and the load as sweep parameters.
+std::string strategy_of(const nlohmann::json& benchmark, nlohmann::json& workload) {
+    const nlohmann::json* config = child(benchmark, "config");
+    const nlohmann::json* strategy = config ? child(*config, "strategy") : nullptr;
+    if (strategy == nullptr) return {};
+    std::string type = text(*strategy, "type_");
+    workload["strategy"] = type;
+    std::string label = type;
+    if (auto rate = number(*strategy, "rate")) {
+        workload["request_rate"] = *rate;
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "@%.2f", *rate);
+        label += buf;
     }
-    if (records == 0) return false;
-    builder.finish();
-    if (builder.added() == 0)
-        throw ImportError(path_, "none of the report's " + std::to_string(records) +
-                                     " requests has usable times (request_start / "
-                                     "first_token_iteration)");
-    run_.count_diagnostic("client_itl_interpolated", trace::Severity::Info,
-                          static_cast<double>(builder.added()),
-                          "guidellm records the first and last token times only: the tokens "
-                          "between are evenly spaced, so ITLs are per-request means");
-    if (benchmarks.size() > 1)
-        run_.count_diagnostic("client_experiments_merged", trace::Severity::Info,
-                              static_cast<double>(benchmarks.size()),
-                              "benchmarks (strategies) in the report; their requests are in one "
-                              "run");
-    return true;
+    for (const char* key : {"streams", "max_concurrency"})
+        if (auto c = number(*strategy, key)) {
+            workload["max_concurrency"] = *c;
+            if (std::string_view(key) == "streams") label += "@" + count_text(*c);
+            break;
+        }
+    return label;
 }
 
-void GuidellmParser::statistics(const nlohmann::json& benchmarks) {
+void name_benchmark(trace::RunData& run, const nlohmann::json& benchmark, std::size_t index,
+                    std::size_t count) {
+    nlohmann::json w = nlohmann::json::parse(run.info.workload_json, nullptr, false);
+    if (!w.is_object()) w = nlohmann::json::object();
+    w["benchmark"] = index + 1;
+    std::string label = strategy_of(benchmark, w);
+    run.info.workload_json = w.dump();
+    if (count > 1) run.info.name += " " + (label.empty() ? "#" + std::to_string(index + 1) : label);
+}
+
+}  // namespace
+
+std::optional<trace::RunData> GuidellmParser::benchmark_run(const nlohmann::json& benchmark,
+                                                            std::size_t index, std::size_t count) {
+    const nlohmann::json* reqs = child(benchmark, "requests");
+    if (reqs == nullptr) return std::nullopt;
+    trace::RunData run = base_;
+    RequestBuilder builder(run);
+    std::vector<GuidellmTimes> times;
+    for (const char* status : {"successful", "errored", "incomplete"}) {
+        const nlohmann::json* list = child(*reqs, status);
+        if (list == nullptr || !list->is_array()) continue;
+        const bool ok = std::string_view(status) == "successful";
+        for (const auto& req : *list) {
+            GuidellmTimes t = guidellm_times(req, ok);
+            const std::int64_t before = builder.added();
+            builder.add(guidellm_request(req, !ok));
+            if (builder.added() > before) t.id = builder.added();
+            times.push_back(t);
+        }
+    }
+    if (times.empty()) return std::nullopt;
+    builder.finish();
+    if (builder.added() == 0)
+        throw ImportError(path_, "none of the report's " + std::to_string(times.size()) +
+                                     " requests has usable times (request_start / "
+                                     "first_token_iteration)");
+    run.count_diagnostic("client_itl_interpolated", trace::Severity::Info,
+                         static_cast<double>(builder.added()),
+                         "guidellm records the first and last token times only: the tokens "
+                         "between are evenly spaced, so ITLs are per-request means");
+    name_benchmark(run, benchmark, index, count);
+    window_and_figures(run, benchmark, times);
+    return run;
+}
+
+void GuidellmParser::window_and_figures(trace::RunData& run, const nlohmann::json& benchmark,
+                                        const std::vector<GuidellmTimes>& times) const {
+    auto bounds = guidellm_bounds(benchmark);
+    std::vector<GuidellmTimes> inside;
+    for (const auto& t : times)
+        if (t.successful && (!bounds || inside_window(t, *bounds))) inside.push_back(t);
+    if (bounds) {
+        MeasurementWindow w = guidellm_window(*bounds, times);
+        write_measurement_window(run, w);
+        if (!w.warmup.empty() || !w.cooldown.empty())
+            run.count_diagnostic(
+                "client_measurement_window", trace::Severity::Info,
+                static_cast<double>(w.warmup.size() + w.cooldown.size()),
+                "requests outside guidellm's measurement window (" +
+                    std::to_string(w.warmup.size()) + " warm-up, " +
+                    std::to_string(w.cooldown.size()) +
+                    " cool-down): kept in the run, left out of stats as guidellm leaves them out");
+    }
+    write_tool_figures(run, guidellm_figures(benchmark, inside, base_name(path_)));
+    // --sample-size keeps a sample of the requests: guidellm's figures are of them all.
+    const nlohmann::json* metrics = child(benchmark, "metrics");
+    const nlohmann::json* totals = metrics ? child(*metrics, "request_totals") : nullptr;
+    auto counted = totals ? number(*totals, "successful") : std::nullopt;
+    if (bounds && counted && *counted != static_cast<double>(inside.size()))
+        run.count_diagnostic("tool_summary_mismatch", trace::Severity::Info, 1,
+                             "guidellm counts " + count_text(*counted) +
+                                 " successful requests in its window, the report lists " +
+                                 std::to_string(inside.size()) +
+                                 " (a sample, --sample-size): its figures are of them all");
+}
+
+trace::RunData GuidellmParser::statistics(const nlohmann::json& benchmarks) {
     if (benchmarks.empty()) throw ImportError(path_, "guidellm report without benchmarks");
+    trace::RunData run = base_;
     const nlohmann::json* metrics = child(benchmarks[0], "metrics");
     SummaryMetrics s;
     // inter_token_latency_ms is per request (last - first) / (output - 1): TPOT.
@@ -108,20 +177,24 @@ void GuidellmParser::statistics(const nlohmann::json& benchmarks) {
     }
     if (s.empty())
         throw ImportError(path_, "guidellm report without request samples or latency metrics");
-    s.write(run_, "guidellm",
+    s.write(run, "guidellm",
             "statistics of the first benchmark's successful requests" +
                 std::string(benchmarks.size() > 1
                                 ? " (of " + std::to_string(benchmarks.size()) + " in the report)"
                                 : ""));
+    return run;
 }
 
-void GuidellmParser::report(const nlohmann::json& root) {
+std::vector<trace::RunData> GuidellmParser::report(const nlohmann::json& root) {
     const nlohmann::json* benchmarks = child(root, "benchmarks");
     if (benchmarks == nullptr || !benchmarks->is_array())
         throw ImportError(path_, "guidellm report without a \"benchmarks\" array");
-    if (!requests(*benchmarks)) statistics(*benchmarks);
-    if (run_.requests.empty() && run_.diagnostics.empty())
-        throw ImportError(path_, "guidellm report without usable requests");
+    std::vector<trace::RunData> runs;
+    for (std::size_t i = 0; i < benchmarks->size(); ++i)
+        if (auto run = benchmark_run((*benchmarks)[i], i, benchmarks->size()))
+            runs.push_back(std::move(*run));
+    if (runs.empty()) runs.push_back(statistics(*benchmarks));
+    return runs;
 }
 
 }  // namespace tokenscope::import::client

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "guidellm_window.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import::client {
@@ -21,17 +24,26 @@ namespace tokenscope::import::client {
 // benchmark/schemas/metrics.py (GenerativeMetrics.time_to_first_token_ms,
 // inter_token_latency_ms, request_latency) and schemas/statistics.py
 // (DistributionSummary: mean, std_dev, min, max, count, percentiles.p50...).
+// Each benchmark (one strategy or load level) with request samples is a run of its
+// own; its requests outside guidellm's measurement window are kept and named as such
+// (guidellm_window.h), and its statistics become guidellm's own figures beside ours.
 class GuidellmParser {
   public:
-    GuidellmParser(const std::string& path, trace::RunData& run) : path_(path), run_(run) {}
-    void report(const nlohmann::json& root);
+    // `base`: the run every benchmark starts from (its info filled in).
+    GuidellmParser(const std::string& path, const trace::RunData& base)
+        : path_(path), base_(base) {}
+    std::vector<trace::RunData> report(const nlohmann::json& root);
 
   private:
-    bool requests(const nlohmann::json& benchmarks);
-    void statistics(const nlohmann::json& benchmarks);
+    // nullopt when the benchmark lists no request.
+    std::optional<trace::RunData> benchmark_run(const nlohmann::json& benchmark, std::size_t index,
+                                                std::size_t count);
+    void window_and_figures(trace::RunData& run, const nlohmann::json& benchmark,
+                            const std::vector<GuidellmTimes>& times) const;
+    trace::RunData statistics(const nlohmann::json& benchmarks);
 
     const std::string& path_;
-    trace::RunData& run_;
+    const trace::RunData& base_;
 };
 
 }  // namespace tokenscope::import::client

@@ -6,6 +6,7 @@
 #include "import/import_error.h"
 #include "request_builder.h"
 #include "summary_metrics.h"
+#include "tool_figures.h"
 
 namespace tokenscope::import::client {
 namespace {
@@ -51,6 +52,7 @@ ClientRequest llmperf_request(const nlohmann::json& rec, std::int64_t arrival) {
 void LlmperfParser::individual_responses(const nlohmann::json& root) {
     if (!root.is_array()) throw ImportError(path_, "LLMPerf individual responses are not an array");
     RequestBuilder builder(run_);
+    Values values;
     std::int64_t arrival = 0, skipped = 0;
     for (const auto& rec : root) {
         if (!rec.is_object()) {
@@ -62,6 +64,14 @@ void LlmperfParser::individual_responses(const nlohmann::json& root) {
         auto e2e = number(rec, "end_to_end_latency_s");
         auto e2e_ns = e2e && *e2e > 0 ? to_ns(*e2e, 1e9) : std::nullopt;
         if (auto next = e2e_ns ? add_ns(arrival, *e2e_ns) : std::nullopt) arrival = *next;
+        if (!r.failed) {
+            // LLMPerf's summary: the records without error_code, NaN dropped per metric.
+            ++values.completed;
+            if (auto v = number(rec, "ttft_s")) values.ttft_s.push_back(*v * 1e9);
+            if (auto v = number(rec, "inter_token_latency_s"))
+                values.inter_token_latency_s.push_back(*v * 1e9);
+            if (e2e) values.end_to_end_latency_s.push_back(*e2e * 1e9);
+        }
         builder.add(r);
     }
     builder.finish();
@@ -76,6 +86,82 @@ void LlmperfParser::individual_responses(const nlohmann::json& root) {
         "first are evenly spaced up to end_to_end_latency_s");
     if (builder.added() == 0)
         throw ImportError(path_, "LLMPerf individual responses without a usable request (ttft_s)");
+    figures_beside(values);
+}
+
+namespace {
+
+// <name>_individual_responses.json -> <name>_summary.json (token_benchmark_ray.py), or
+// any name with "individual" for "summary" (the leaderboard's files).
+std::string summary_name(std::string name) {
+    for (std::string_view from : {"individual_responses", "individual"})
+        if (auto at = name.find(from); at != std::string::npos)
+            return name.replace(at, from.size(), "summary");
+    return {};
+}
+
+struct LlmperfMetric {
+    const char* key;
+    const char* metric;
+    bool same_definition;
+    const char* label;
+    const char* definition;
+};
+
+// token_benchmark_ray.py and ray_clients/openai_chat_completions_client.py.
+constexpr LlmperfMetric kLlmperfMetrics[] = {
+    {"ttft_s", "ttft", true, "LLMPerf TTFT",
+     "time from sending the request to its first content chunk"},
+    {"inter_token_latency_s", "itl", false, "LLMPerf inter-token latency, TTFT included",
+     "per request: the time from sending the request to its last content chunk, TTFT "
+     "included, divided by the chunks received; then over requests"},
+    {"end_to_end_latency_s", "e2e", true, "LLMPerf end-to-end latency",
+     "time from sending the request to the end of its stream"},
+};
+
+}  // namespace
+
+void LlmperfParser::figures_beside(const Values& values) {
+    auto summary_path = file_beside(path_, summary_name(base_name(path_)));
+    if (!summary_path) return;
+    const std::string file = base_name(*summary_path);
+    nlohmann::json summary;
+    try {
+        summary = read_document(*summary_path, {});
+    } catch (const ImportError& e) {
+        run_.count_diagnostic("tool_summary_unreadable", trace::Severity::Info, 1, e.what());
+        return;
+    }
+    if (!summary.is_object() || !number(summary, "results_ttft_s_mean")) return;
+    std::vector<ToolFigure> figures;
+    // In the order of kLlmperfMetrics.
+    const std::vector<double>* per_metric[] = {&values.ttft_s, &values.inter_token_latency_s,
+                                               &values.end_to_end_latency_s};
+    for (std::size_t i = 0; i < std::size(kLlmperfMetrics); ++i) {
+        const LlmperfMetric& m = kLlmperfMetrics[i];
+        const std::vector<double>& v = *per_metric[i];
+        for (const std::string stat : {"mean", "p50", "p90", "p95", "p99"}) {
+            const std::string field =
+                std::string("results_") + m.key + (stat == "mean" ? "_mean" : "_quantiles_" + stat);
+            auto value = number(summary, field);
+            if (!value) continue;
+            ToolFigure f{"LLMPerf",    file,         field, m.label,
+                         m.definition, m.metric,     stat,  m.same_definition,
+                         *value * 1e9, std::nullopt, {}};
+            f.recomputed_ns = tool_stats::numpy_stat(v, stat);
+            f.recomputed_from = "the " + std::to_string(v.size()) + " records' " + m.key +
+                                (stat == "mean" ? ", their mean" : ", pandas' quantile");
+            figures.push_back(std::move(f));
+        }
+    }
+    write_tool_figures(run_, figures);
+    write_load(run_, "max_concurrency", number(summary, "num_concurrent_requests"));
+    auto completed = number(summary, "results_num_completed_requests");
+    if (completed && *completed != static_cast<double>(values.completed))
+        run_.count_diagnostic(
+            "tool_summary_mismatch", trace::Severity::Info, 1,
+            file + " counts " + count_text(*completed) + " completed requests, the records " +
+                std::to_string(values.completed) + ": the summary may be of another run");
 }
 
 void LlmperfParser::summary(const nlohmann::json& root) {

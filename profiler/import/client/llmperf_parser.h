@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "trace/run_data.h"
 
@@ -14,6 +16,9 @@ namespace tokenscope::import::client {
 // is a JSON array of those per-request dicts, *_summary.json the flattened
 // (flatten_dict, sep "_") metrics_summary: results_<metric>_quantiles_p50,
 // results_<metric>_mean, _min, _max, _stddev, results_num_completed_requests.
+// The summary written beside the records (token_benchmark_ray.py names them
+// <name>_individual_responses.json and <name>_summary.json) gives LLMPerf's own
+// figures, kept beside ours (tool_figures.h).
 class LlmperfParser {
   public:
     LlmperfParser(const std::string& path, trace::RunData& run) : path_(path), run_(run) {}
@@ -21,6 +26,13 @@ class LlmperfParser {
     void summary(const nlohmann::json& root);
 
   private:
+    // Per-request values of the successful records, by LLMPerf's key.
+    struct Values {
+        std::vector<double> ttft_s, inter_token_latency_s, end_to_end_latency_s;
+        std::int64_t completed = 0;
+    };
+    void figures_beside(const Values& values);
+
     const std::string& path_;
     trace::RunData& run_;
 };

@@ -4,7 +4,8 @@
 #include <stdexcept>
 
 #include "import/import_error.h"
-#include "import/python_json.h"
+#include "result_lines.h"
+#include "serving_figures.h"
 #include "serving_rebuilder.h"
 
 namespace tokenscope::import {
@@ -12,7 +13,7 @@ namespace {
 
 std::string run_name(const std::string& path) {
     std::string name = path.substr(path.find_last_of('/') + 1);
-    for (std::string_view ext : {".gz", ".json"})
+    for (std::string_view ext : {".gz", ".jsonl", ".json"})
         if (name.size() > ext.size() && name.ends_with(ext)) name.resize(name.size() - ext.size());
     return name;
 }
@@ -29,20 +30,65 @@ bool ServingImporter::accepts(std::string_view head) const {
             head.find("\"backend\"") != std::string_view::npos);
 }
 
-trace::RunData ServingImporter::import(const std::string& path, const ImportOptions&,
-                                       const trace::ProgressFn& progress) const {
-    const nlohmann::json root = read_python_json(path, progress);
-    if (!root.is_object())
-        throw ImportError(path, "not a serving-benchmark result: top-level JSON is not an object");
-    try {
-        trace::RunData run = serving::ServingRebuilder(root).build();
-        run.info.name = run_name(path);
-        return run;
-    } catch (const std::invalid_argument& e) {
-        throw ImportError(path, e.what());
-    } catch (const nlohmann::json::exception& e) {
-        throw ImportError(path, std::string("unexpected value in the results: ") + e.what());
+namespace {
+
+// A result of a file that holds several: named after the load it was run at.
+std::string result_label(const nlohmann::json& result, std::size_t index) {
+    for (const char* key : {"request_rate", "max_concurrency"}) {
+        auto it = result.find(key);
+        if (it != result.end() && it->is_number())
+            return std::string(key) + "=" + nlohmann::json(it->get<double>()).dump();
     }
+    return "#" + std::to_string(index + 1);
+}
+
+trace::RunData result_run(const nlohmann::json& result, const std::string& file) {
+    if (!result.contains("ttfts") && serving::serving_tool(result) == serving::ServingTool::Sglang)
+        return serving::summary_only_run(result);
+    trace::RunData run = serving::ServingRebuilder(result).build();
+    serving::add_serving_figures(run, result, file);
+    return run;
+}
+
+}  // namespace
+
+std::vector<trace::RunData> ServingImporter::import_all(const std::string& path,
+                                                        const ImportOptions&,
+                                                        const trace::ProgressFn& progress) const {
+    const std::vector<nlohmann::json> results = serving::read_result_documents(path, progress);
+    const std::string file = path.substr(path.find_last_of('/') + 1);
+    std::vector<trace::RunData> runs;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const std::string where =
+            results.size() > 1 ? "line " + std::to_string(i + 1) + ": " : std::string();
+        if (!results[i].is_object())
+            throw ImportError(path, where +
+                                        "not a serving-benchmark result: top-level JSON is not "
+                                        "an object");
+        try {
+            runs.push_back(result_run(results[i], file));
+        } catch (const std::invalid_argument& e) {
+            throw ImportError(path, where + e.what());
+        } catch (const nlohmann::json::exception& e) {
+            throw ImportError(path,
+                              where + std::string("unexpected value in the results: ") + e.what());
+        }
+        runs.back().info.name = run_name(path);
+        if (results.size() > 1) runs.back().info.name += " " + result_label(results[i], i);
+    }
+    if (runs.empty()) throw ImportError(path, "no result in the file");
+    return runs;
+}
+
+trace::RunData ServingImporter::import(const std::string& path, const ImportOptions& options,
+                                       const trace::ProgressFn& progress) const {
+    auto runs = import_all(path, options, progress);
+    if (runs.size() > 1)
+        runs.front().count_diagnostic(
+            "serving_results_in_file", trace::Severity::Info, static_cast<double>(runs.size()),
+            "results (one JSON line per benchmark run) in the file: this run is the first; "
+            "opened as a file (stats, info, import, the GUI) each is a run of its own");
+    return std::move(runs.front());
 }
 
 }  // namespace tokenscope::import
