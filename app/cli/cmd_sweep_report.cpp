@@ -31,12 +31,15 @@ void export_images(const ArgParser& p, const SweepReport& r) {
 }  // namespace
 
 int cmd_sweep_report(const std::vector<std::string>& args) {
-    ArgParser p("sweep-report", "FILE [options] | RESULT.json... [options]",
+    ArgParser p("sweep-report", "FILE [options] | RESULT... [options]",
                 "SLA attainment (goodput: the fraction of requests with TTFT and TPOT within the "
                 "bounds, failed requests missing), each point's median and spread over its "
                 "repeats, the Pareto frontier, the power-law fit y = a*x^b + c with R^2 and the "
-                "Kneedle knee of a sweep in FILE; or the same over a set of serving-benchmark "
-                "result files (vLLM bench serve JSON), one point per file.");
+                "Kneedle knee of a sweep in FILE; or the same over serving-benchmark and "
+                "load-generator results, files or folders of them: vLLM bench serve JSON, "
+                "SGLang bench_serving JSONL (a point per line), guidellm reports (a point per "
+                "benchmark, its measurement window only), AIPerf multi-run folders (one point, "
+                "its runs the repeats), GenAI-Perf and LLMPerf results.");
     p.option("sla-ttft", "T", "TTFT bound, e.g. 200ms (default: none)");
     p.option("sla-tpot", "T", "TPOT bound, e.g. 50ms (default: none)");
     p.option("sweep", "ID", "which sweep of FILE (0: the last)", "0");

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "analysis/client_figures.h"
 #include "analysis/sweep/stored_sweep.h"
 #include "arg_parser.h"
 #include "import/serving/serving_points.h"
@@ -46,18 +47,24 @@ SweepInput load_sweep_input(const std::vector<std::string>& paths, std::int64_t 
     if (paths.empty()) throw UsageError{"sweep-report: FILE is required"};
     if (paths.size() == 1 && is_sqlite(paths[0])) return load_file(paths[0], sweep_id);
     SweepInput in;
-    in.source = std::to_string(paths.size()) + " serving-benchmark results";
-    in.name = "serving benchmark";
     auto results = import::import_serving_points(paths);
+    in.source = std::to_string(results.size()) + " serving-benchmark results";
+    in.name = "serving benchmark";
     bool rates = false, concurrency = false;
+    std::int64_t run_id = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
         auto& r = results[i];
         rates = rates || r.params.contains("request_rate");
         concurrency = concurrency || r.params.contains("max_concurrency");
         r.params["file"] = r.path;
-        analysis::SweepRun run{static_cast<std::int64_t>(i + 1), std::move(r.run.requests), {}};
         in.points.push_back({static_cast<std::int32_t>(i), std::move(r.params), {}});
-        in.points.back().runs.push_back(std::move(run));
+        for (auto& run : r.runs) {
+            // The requests the tool counted: inside its measurement window (guidellm).
+            auto figures = analysis::read_client_figures(run.info);
+            auto requests = figures.window ? analysis::inside_window(run, *figures.window).requests
+                                           : std::move(run.requests);
+            in.points.back().runs.push_back({++run_id, std::move(requests), {}});
+        }
     }
     if (rates) in.axes.push_back("request_rate");
     if (concurrency) in.axes.push_back("max_concurrency");
