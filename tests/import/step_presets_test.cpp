@@ -309,3 +309,37 @@ TEST(StepPresets, AnIterationSpansTheGpuWorkItsMarkerLaunched) {
     ASSERT_NE(d, nullptr);
     EXPECT_EQ(d->value, 1.0);
 }
+
+// TensorRT-LLM's PyExecutor under Nsight Systems: the NVTX range of one _forward_step
+// launches a CUDA graph whose kernels run after the range ends; the step spans them.
+// [Executor] _forward_step 5: [1000, 3000] launches at 2500 (correlation 21), kernels
+// [3100, 9000] and [9000, 12000]; _forward_step 6: [13000, 15000], its kernel [14000,
+// 14900] ends inside it. A kernel launched from another thread inside step 5 (correlation
+// 22, [3000, 20000]) is not step 5's.
+TEST(StepPresets, NsysIterationsSpanTheGpuWorkTheirRangeLaunched) {
+    TestDb db(temp_path("trtllm_graph.sqlite"));
+    db.create_modern_schema();
+    const std::string gt = std::to_string(global_tid(100, 7));
+    const std::string other = std::to_string(global_tid(100, 8));
+    const std::string gp = std::to_string(global_tid(100, 0));
+    db.exec(
+        "INSERT INTO StringIds VALUES (1,'cudaGraphLaunch_v10000'),(2,'gemm'),"
+        "(3,'cudaLaunchKernel_v7000');"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2500,2600,0," +
+        gt + ",21,1),(14000,14050,0," + gt + ",23,3),(2000,2100,0," + other + ",22,3);" +
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (3100,9000,0,7,21," + gp +
+        ",2,2,1,1),(9000,12000,0,7,21," + gp + ",2,2,1,1),(14100,14900,0,7,23," + gp +
+        ",2,2,1,1),(3000,20000,0,8,22," + gp + ",2,2,1,1);" + "INSERT INTO NVTX_EVENTS VALUES " +
+        nvtx_row(1000, 3000, "[Executor] _forward_step 5: 0 ctx reqs, 32 gen reqs") + "," +
+        nvtx_row(13000, 15000, "[Executor] _forward_step 6: 0 ctx reqs, 32 gen reqs") + ";");
+    auto run = NsysImporter().import(db.path(), {}, {});
+    ASSERT_EQ(run.steps.size(), 2u);
+    EXPECT_EQ(run.steps[0].start_ns, 1000);
+    EXPECT_EQ(run.steps[0].marker_end_ns, 3000);
+    EXPECT_EQ(run.steps[0].end_ns, 12000);  // the graph's last kernel, not the other thread's
+    EXPECT_EQ(run.steps[1].end_ns, 15000);  // its kernel ended inside the range
+    EXPECT_EQ(run.steps[1].marker_end_ns, 15000);
+    const auto* d = find_diag(run, "iteration_window");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->value, 1.0);
+}
