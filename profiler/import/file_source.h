@@ -9,6 +9,13 @@
 
 namespace tokenscope::import {
 
+// The 16 bytes every SQLite database starts with: a .tokenscope file and an Nsight
+// Systems export alike (which of the two, their tables tell).
+inline bool is_sqlite_header(std::string_view head) {
+    constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
+    return head.starts_with(kSqliteMagic);
+}
+
 // Reads a trace file plain or gzip-compressed, in chunks, so a multi-GB trace
 // never has to sit in memory twice. Gzip is recognised by its magic bytes, not
 // by the extension; concatenated gzip members (pigz, log rotation) read as one

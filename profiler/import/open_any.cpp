@@ -12,7 +12,6 @@
 namespace tokenscope::import {
 namespace {
 
-constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 // Scale of the combined progress of import_files: each input gets one share.
 constexpr std::int64_t kShare = 1000;
 
@@ -45,7 +44,7 @@ std::vector<trace::RunData> read_store(const std::string& path, const trace::Pro
 }  // namespace
 
 bool is_tokenscope_head(std::string_view head) {
-    if (head.size() < 72 || !head.starts_with(kSqliteMagic)) return false;
+    if (head.size() < 72 || !is_sqlite_header(head)) return false;
     // The SQLite header stores PRAGMA application_id big-endian at offset 68.
     std::uint32_t id = 0;
     for (int i = 68; i < 72; ++i) id = (id << 8) | static_cast<unsigned char>(head[i]);
@@ -62,7 +61,7 @@ std::vector<trace::RunData> open_any(const std::string& path, const ImportOption
     if (is_tokenscope_head(head)) return read_store(path, progress);
     // A capture killed before its first checkpoint has its application_id (and
     // every committed batch) only in the -wal: ask SQLite, which reads it.
-    if (head.starts_with(kSqliteMagic) && store::StoreReader::has_wal(path)) {
+    if (is_sqlite_header(head) && store::StoreReader::has_wal(path)) {
         try {
             return read_store(path, progress);
         } catch (const store::ForeignFileError&) {

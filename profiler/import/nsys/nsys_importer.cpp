@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "import/file_source.h"
 #include "import/import_error.h"
 #include "nsys_cuda_reader.h"
 #include "nsys_database.h"
@@ -18,8 +19,6 @@
 
 namespace tokenscope::import {
 namespace {
-
-constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 std::int64_t total_rows(const NsysDatabase& db) {
     std::int64_t n = 0;
@@ -71,7 +70,7 @@ void sort_by_lane(std::vector<trace::Activity>& activities, std::size_t lanes) {
 }  // namespace
 
 bool NsysImporter::accepts(std::string_view head) const {
-    return head.starts_with(kSqliteMagic);
+    return is_sqlite_header(head);
 }
 
 bool NsysImporter::accepts_file(const std::string& path, std::string_view head) const {
