@@ -6,7 +6,6 @@
 // launched by a runtime call on the marker's thread inside it; "busy" is the union of all
 // GPU operations inside the window.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -19,22 +18,12 @@
 #include "analysis/run_analysis.h"
 #include "import/kineto/kineto_importer.h"
 #include "support/fixtures.h"
+#include "support/gzip_file.h"
 
 namespace {
 
 using tokenscope::trace::Phase;
 namespace analysis = tokenscope::analysis;
-
-std::string gunzip(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    EXPECT_NE(f, nullptr) << path;
-    std::string out;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
-}
 
 // Kineto writes microseconds with up to three decimals. A double holds 6.5e15 ns only to
 // about 1 ns, so the time is read from its shortest decimal form (which nlohmann::json
@@ -59,7 +48,7 @@ struct Window {
 
 // The reference: the first marker (by start) whose name matches `pattern`.
 Window reference(const std::string& file, const std::string& pattern) {
-    const nlohmann::json doc = nlohmann::json::parse(gunzip(file));
+    const nlohmann::json doc = nlohmann::json::parse(tokenscope::test::gunzip(file));
     const std::regex re(pattern);
     std::vector<const nlohmann::json*> marks, calls, gpu;
     for (const auto& e : doc["traceEvents"]) {

@@ -4,10 +4,10 @@
 // be "other" unless the table below says why. Then a table of names picked by hand from
 // the engines' code and traces, one or more per role.
 #include "analysis/kernel_role.h"
+#include "support/gzip_file.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <zlib.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -44,17 +44,6 @@ const OtherReason kOtherWithReason[] = {
     {"__missing__", "Kineto's stand-in for a CUPTI profiler range without a kernel name"},
 };
 
-std::string gunzip(const std::string& path) {
-    std::string out;
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
-}
-
 std::string lower(std::string s) {
     for (char& c : s)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -64,7 +53,7 @@ std::string lower(std::string s) {
 // Kernels are events of category "kernel" ("Kernel" in older Kineto); the HTA A100
 // trace records its kernels only as CUPTI profiler ranges named after them.
 std::set<std::string> kineto_kernel_names(const std::string& relative) {
-    const auto doc = nlohmann::json::parse(gunzip(test::fixture_path(relative)));
+    const auto doc = nlohmann::json::parse(tokenscope::test::gunzip(test::fixture_path(relative)));
     const auto& events = doc.is_array() ? doc : doc.at("traceEvents");
     std::set<std::string> names;
     for (const auto& e : events) {

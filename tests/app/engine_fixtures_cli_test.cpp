@@ -2,13 +2,13 @@
 // built tokenscope-cli, no step pattern. Expected figures are read from the JSON here
 // (nlohmann::json over the gunzipped file), never from Tokenscope's output.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_process.h"
 #include "support/fixtures.h"
+#include "support/gzip_file.h"
 
 namespace {
 
@@ -23,20 +23,9 @@ nlohmann::json cli_json(const std::string& args) {
     return nlohmann::json::parse(r.out, nullptr, false);
 }
 
-std::string gunzip(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    EXPECT_NE(f, nullptr) << path;
-    std::string out;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
-}
-
 // The duration of the file's one marker starting with `prefix`, in ns.
 std::int64_t marker_ns(const std::string& path, const std::string& prefix) {
-    const auto doc = nlohmann::json::parse(gunzip(path));
+    const auto doc = nlohmann::json::parse(tokenscope::test::gunzip(path));
     for (const auto& e : doc["traceEvents"])
         if (e.value("cat", "") == "user_annotation" && e.value("name", "").rfind(prefix, 0) == 0)
             return static_cast<std::int64_t>(std::llround(e["dur"].get<double>() * 1000.0));

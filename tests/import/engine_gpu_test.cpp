@@ -4,7 +4,6 @@
 // expected model is decided here from the fixture's own deviceProperties, read with
 // zlib and nlohmann::json, and its figures are AMD's and NVIDIA's datasheet values.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -14,6 +13,7 @@
 #include "import/nsys/nsys_importer.h"
 #include "nsys_test_db.h"
 #include "support/fixtures.h"
+#include "support/gzip_file.h"
 
 namespace {
 
@@ -22,14 +22,7 @@ using tokenscope::import::NsysImporter;
 using tokenscope::import::testing::sql_int;
 
 nlohmann::json read_gzip_json(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    EXPECT_NE(f, nullptr) << path;
-    std::string text;
-    char buf[1 << 16];
-    int n;
-    while (f && (n = gzread(f, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-    if (f) gzclose(f);
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(tokenscope::test::gunzip(path));
 }
 
 struct Expected {

@@ -1,7 +1,6 @@
 // The shared Kineto fixtures, imported and checked against the counts of
 // fixtures/README.md and against an independent DOM read made here.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <map>
@@ -11,6 +10,7 @@
 
 #include "import/kineto/kineto_importer.h"
 #include "support/fixtures.h"
+#include "support/gzip_file.h"
 
 namespace {
 
@@ -21,17 +21,6 @@ using tokenscope::trace::LaneKind;
 
 std::string fixture(const std::string& name) {
     return std::string(TOKENSCOPE_FIXTURES_DIR) + "/kineto/" + name;
-}
-
-std::string gunzip(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    EXPECT_NE(f, nullptr) << path;
-    std::string out;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
 }
 
 std::string lower(std::string s) {
@@ -48,7 +37,7 @@ struct Reference {
 };
 
 Reference read_reference(const std::string& path) {
-    nlohmann::json doc = nlohmann::json::parse(gunzip(path));
+    nlohmann::json doc = nlohmann::json::parse(tokenscope::test::gunzip(path));
     Reference ref;
     std::set<std::int64_t> runtime_correlations;
     std::vector<std::int64_t> kernel_correlations;
@@ -167,8 +156,8 @@ TEST(KinetoFixtures, V100RunInfoAndGpu) {
     auto workload = nlohmann::json::parse(info.workload_json);
     EXPECT_EQ(workload["devices"][0]["totalGlobalMem"].get<std::int64_t>(), 34079637504);
     // Memcpy bytes come from args.bytes: sum them independently.
-    nlohmann::json doc =
-        nlohmann::json::parse(gunzip(fixture("hta_v100_ns_resolution_rank0.json.gz")));
+    nlohmann::json doc = nlohmann::json::parse(
+        tokenscope::test::gunzip(fixture("hta_v100_ns_resolution_rank0.json.gz")));
     std::uint64_t ref_bytes = 0, got_bytes = 0;
     for (const auto& e : doc["traceEvents"])
         if (e.value("cat", "") == "gpu_memcpy")
