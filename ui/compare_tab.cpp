@@ -18,6 +18,7 @@
 
 #include "background_query.h"
 #include "export_dialog.h"
+#include "frozen_column_table.h"
 #include "heatmap_controls.h"
 #include "iteration_delta_model.h"
 #include "kernel_delta_model.h"
@@ -174,7 +175,8 @@ QWidget* CompareTab::buildTables() {
     kernel_proxy_->setFilterKeyColumn(KernelDeltaModel::Name);
     kernel_proxy_->setFilterRole(KernelDeltaModel::FullNameRole);  // not the short name
     kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    kernel_view_ = make_row_table(kernel_proxy_, this);
+    // Real kernel names are long: the name stays in place while the numbers scroll.
+    kernel_view_ = new FrozenColumnTable(kernel_proxy_, this);
     kernel_view_->setSortingEnabled(true);
     kernel_view_->sortByColumn(KernelDeltaModel::TotalDelta, Qt::DescendingOrder);
     filter_ = new QLineEdit(this);
