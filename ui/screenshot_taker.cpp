@@ -143,12 +143,16 @@ void ScreenshotTaker::poll() {
         fail(tr("cannot write %1").arg(path));
         return;
     }
+    if (!skip) saved_ << shot.file;
     if (++current_ < shots_.size()) {
         beginShot();
         return;
     }
     done_ = true;
-    emit finished(true, tr("saved %1 pictures in %2").arg(shots_.size()).arg(dir_));
+    // What was written, not what was planned: a sweep shot of a file without one is skipped.
+    emit finished(true, tr("saved %1 pictures in %2: %3")
+                            .arg(saved_.size())
+                            .arg(dir_, saved_.join(QStringLiteral(", "))));
 }
 
 void ScreenshotTaker::fail(const QString& message) {

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <vector>
 
@@ -29,6 +30,8 @@ class ScreenshotTaker : public QObject {
     // Pictures of this file instead of the sample.
     void setFile(const QString& path) { file_ = path; }
     void start();
+    // The pictures written so far, by file name.
+    const QStringList& saved() const { return saved_; }
 
   signals:
     // ok: every picture is saved; otherwise `message` says what went wrong.
@@ -53,6 +56,7 @@ class ScreenshotTaker : public QObject {
     QString file_;
     QTimer* poll_;
     std::vector<Shot> shots_;
+    QStringList saved_;
     std::size_t current_ = 0;
     int settle_polls_ = 0;
     int timeout_ms_ = 60000;

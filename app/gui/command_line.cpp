@@ -31,6 +31,7 @@ CommandLine::CommandLine() {
         {{"screenshots"},
          "DIR",
          "save the tabs of the sample run, or of FILE, as PNGs in DIR, then exit"},
+        {{"size"}, "WxH", "the window's size for --screenshots (default 1920x1080)"},
         {{"help-man"}, {}, "print the man page (roff) and exit", true},
     };
     for (const Option& o : table_)
@@ -49,7 +50,22 @@ std::optional<int> CommandLine::after_app(const QStringList& arguments) {
         std::fprintf(stderr, "tokenscope: %s (see --help)\n", qPrintable(parser_.errorText()));
         return 1;
     }
+    if (parser_.isSet(QStringLiteral("size")) && !screenshot_size()) {
+        std::fprintf(stderr, "tokenscope: --size %s: expected WIDTHxHEIGHT, e.g. 1366x768\n",
+                     qPrintable(parser_.value(QStringLiteral("size"))));
+        return 1;
+    }
     return print_requested();
+}
+
+std::optional<QSize> CommandLine::screenshot_size() const {
+    if (!parser_.isSet(QStringLiteral("size"))) return QSize(1920, 1080);
+    const QStringList parts = parser_.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    if (parts.size() != 2) return std::nullopt;
+    bool ok_w = false, ok_h = false;
+    const int w = parts[0].toInt(&ok_w), h = parts[1].toInt(&ok_h);
+    if (!ok_w || !ok_h || w < 320 || h < 240 || w > 16384 || h > 16384) return std::nullopt;
+    return QSize(w, h);
 }
 
 std::optional<int> CommandLine::print_requested() const {

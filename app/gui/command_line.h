@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -27,6 +28,8 @@ class CommandLine {
     QStringList files() const { return parser_.positionalArguments(); }
     bool screenshots() const { return parser_.isSet(QStringLiteral("screenshots")); }
     QString screenshots_dir() const { return parser_.value(QStringLiteral("screenshots")); }
+    // --size WxH, 1920x1080 when not given; nothing when it does not parse.
+    std::optional<QSize> screenshot_size() const;
 
     QString help_text() const;
     QString man_page() const;

@@ -1,7 +1,7 @@
 // tokenscope [FILE [FILE2]]: one file opens it, two compare them as A and B,
-// none opens the bundled sample run. --screenshots DIR [FILE] saves the tabs of
-// the sample, or of FILE, as PNGs (docs/make_screenshots.sh) and exits. The
-// options are in command_line.cpp.
+// none opens the bundled sample run. --screenshots DIR [--size WxH] [FILE] saves the
+// tabs of the sample, or of FILE, as PNGs of a window that size
+// (docs/make_screenshots.sh) and exits. The options are in command_line.cpp.
 #include <QApplication>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -17,13 +17,13 @@
 
 namespace {
 
-int take_screenshots(QApplication& app, const QString& dir, const QString& file) {
+int take_screenshots(QApplication& app, const QString& dir, const QString& file, QSize size) {
     // Default settings, not the user's: the pictures must not depend on who made them.
     QTemporaryDir settings_dir;
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_dir.path());
     tokenscope::ui::MainWindow window;
-    window.resize(1600, 900);
+    window.resize(size);
     window.show();
     tokenscope::ui::ScreenshotTaker taker(&window, dir);
     if (!file.isEmpty()) taker.setFile(file);
@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
     const QStringList files = command_line.files();
     if (command_line.screenshots())
         return take_screenshots(app, command_line.screenshots_dir(),
-                                files.isEmpty() ? QString() : files.first());
+                                files.isEmpty() ? QString() : files.first(),
+                                *command_line.screenshot_size());
 
     tokenscope::ui::MainWindow window;
     window.show();

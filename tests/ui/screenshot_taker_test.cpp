@@ -1,0 +1,50 @@
+// tokenscope --screenshots: the pictures it says it saved are the ones on disk.
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "support/hand_store.h"
+#include "support/test_settings.h"
+#include "ui/main_window.h"
+#include "ui/screenshot_taker.h"
+
+using namespace tokenscope;
+
+class ScreenshotTakerTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void initTestCase() {
+        test::use_test_settings(QStringLiteral("screenshot_taker_test"));
+        QVERIFY(dir_.isValid());
+    }
+
+    // A file of one run holds no comparison and no sweep: three pictures, and the
+    // message says three (it said four: the skipped sweep picture was counted).
+    void countsThePicturesItWrote() {
+        const QString file = test::write_hand_store(dir_, QStringLiteral("one.tokenscope"), "one");
+        const QString out = dir_.filePath(QStringLiteral("shots"));
+        ui::MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        ui::ScreenshotTaker taker(&window, out);
+        taker.setFile(file);
+        QSignalSpy finished(&taker, &ui::ScreenshotTaker::finished);
+        taker.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const QString message = finished[0][1].toString();
+        QVERIFY2(finished[0][0].toBool(), qPrintable(message));
+        const QStringList written =
+            QDir(out).entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name);
+        QCOMPARE(written,
+                 (QStringList{QStringLiteral("breakdown.png"), QStringLiteral("heatmap.png"),
+                              QStringLiteral("timeline.png")}));
+        QCOMPARE(taker.saved().size(), written.size());
+        QVERIFY2(message.startsWith(QStringLiteral("saved 3 pictures in ")), qPrintable(message));
+    }
+};
+
+QTEST_MAIN(ScreenshotTakerTest)
+#include "screenshot_taker_test.moc"
