@@ -155,7 +155,10 @@ void print_iteration_summary(std::ostream& out, const analysis::IterationDiff& i
         out << (&d == &it.phases.front() ? " " : "; ") << phase_name(d.phase) << ' '
             << d.pairs.size() << " (A " << d.a.steps.size() << ", B " << d.b.steps.size() << ")";
     out << '\n';
-    for (const auto& d : it.phases) out << "  " << d.sentence << '\n';
+    // The sentence may carry a caution (a trace that began mid-queue): wrapped to fit.
+    const std::size_t width = std::max<std::size_t>(terminal_columns(), 40) - 2;
+    for (const auto& d : it.phases)
+        for (const auto& line : wrap_text(d.sentence, width)) out << "  " << line << '\n';
     out << '\n';
 }
 

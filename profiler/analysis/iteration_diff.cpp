@@ -160,7 +160,7 @@ PhaseIterationDiff phase_diff(const trace::RunData& a, const trace::RunData& b,
     d.mean_delta_ns = d.b.duration.mean - d.a.duration.mean;
     d.parts = parts_of(d.a, d.b);
     d.rest_ns = d.p50_delta_ns - d.mean_delta_ns;
-    d.sentence = iteration_sentence(d);
+    d.sentence = iteration_sentence(d) + backlog_caution(a, b);
     return d;
 }
 

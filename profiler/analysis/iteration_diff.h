@@ -85,6 +85,9 @@ std::vector<WindowTime> iteration_window_times(const trace::RunData& run,
 
 // The sentence of a phase's diff from its figures (exposed for tests).
 std::string iteration_sentence(const PhaseIterationDiff& d);
+// Appended to the sentence when either trace began while its GPU still ran earlier work
+// (a "trace_start_backlog" diagnostic): empty otherwise.
+std::string backlog_caution(const trace::RunData& a, const trace::RunData& b);
 
 // The parts' display name: "GPU idle" or the role's ("GEMM"); key: "idle" or "gemm".
 std::string part_name(const IterationPart& part);

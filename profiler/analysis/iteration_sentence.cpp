@@ -95,4 +95,21 @@ std::string iteration_sentence(const PhaseIterationDiff& d) {
     return out;
 }
 
+// A trace that began while its GPU still ran earlier work shows that wait as GPU idle
+// (import/trace_start_backlog.h): the sentence says so, or its idle part would read as
+// the engine's own.
+std::string backlog_caution(const trace::RunData& a, const trace::RunData& b) {
+    std::string out;
+    for (const auto* side : {&a, &b}) {
+        for (const auto& d : side->diagnostics) {
+            if (d.name != "trace_start_backlog") continue;
+            out += std::string(" ") + (side == &a ? "A" : "B") +
+                   "'s trace began while its GPU still ran earlier work (its first operation "
+                   "waited " +
+                   ms_text(d.value * 1e6) + "): that wait counts as GPU idle here.";
+        }
+    }
+    return out;
+}
+
 }  // namespace tokenscope::analysis

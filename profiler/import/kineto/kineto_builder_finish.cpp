@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "import/iteration_window.h"
+#include "import/trace_start_backlog.h"
 #include "kineto_builder.h"
 #include "trace/activity_order.h"
 
@@ -181,6 +182,7 @@ trace::RunData KinetoBuilder::finish(std::vector<KernelLaunch>* launches) {
     close_open_ranges();
     link_flows();
     frame_steps();
+    note_trace_start_backlog(run_);
     add_run_launches(launches_, run_);
     shift_times(base_time_ns_);
     std::vector<std::uint16_t> remap = lanes_.finish(run_);

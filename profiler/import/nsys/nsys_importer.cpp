@@ -5,6 +5,7 @@
 
 #include "import/file_source.h"
 #include "import/import_error.h"
+#include "import/trace_start_backlog.h"
 #include "nsys_cuda_reader.h"
 #include "nsys_database.h"
 #include "nsys_lane_map.h"
@@ -109,6 +110,7 @@ trace::RunData NsysImporter::import(const std::string& path, const ImportOptions
     NsysNvtxReader(db, strings, lanes, rows, run, options.step_pattern).read();
     NsysMetricsReader(db, lanes, rows, run).read();
     add_schema_diagnostics(db, schema, run);
+    note_trace_start_backlog(run);
     sort_by_lane(run.activities, run.lanes.size());
     rows.report();
     return run;
