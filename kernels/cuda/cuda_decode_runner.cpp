@@ -204,10 +204,12 @@ IterationTiming CudaDecodeRunner::Impl::execute(const ScheduledIteration& it,
                "upload token ids");
     check_cuda(cudaEventRecord(streams.uploaded, streams.copy), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.compute, streams.uploaded, 0), "cudaStreamWaitEvent");
-    if (graphs && !it.plan.prefill)
-        graphs->launch(streams.compute, [&] { launcher->launch(it, false); });
-    else
-        launcher->launch(it);
+    if (graphs && !it.plan.prefill) {
+        graphs->launch(streams.compute, [&] { t.kernels_per_entry = launcher->launch(it, false); });
+        t.graph = true;
+    } else {
+        t.kernels_per_entry = launcher->launch(it, true, {&hooks.entry_begin, &hooks.entry_end});
+    }
     check_cuda(cudaEventRecord(streams.computed, streams.compute), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.copy, streams.computed, 0), "cudaStreamWaitEvent");
     check_cuda(cudaMemcpyAsync(host_out->as<void>(), ws->sampler_out(it.plan.index),

@@ -21,6 +21,12 @@ struct IterationTiming {
     std::int64_t end_ns = 0;          // after the sampled ids reached the host: the emission time
     std::int32_t tokens_emitted = 0;  // per request
     std::int32_t accepted = 0;        // speculative: drafts kept (lockstep over the batch)
+    // Launched as one CUDA graph: its kernels share the cudaGraphLaunch's correlation id
+    // and no entry hooks ran (the entries were captured, not launched).
+    bool graph = false;
+    // Kernels each plan entry launched, in plan order: 1 for the workload's own
+    // kernels, more for a library call that adds helpers (split-K reductions).
+    std::vector<std::int32_t> kernels_per_entry;
 };
 
 struct DecodeResult {
@@ -47,6 +53,11 @@ struct RunnerHooks {
     std::function<void(const IterationPlan& plan, std::int64_t begin_ns)> iteration_begin;
     // After the emission; plan.tokens_emitted and plan.accepted are the real ones.
     std::function<void(const IterationPlan& plan, const IterationTiming& timing)> iteration_end;
+    // Around the launches of plan.kernels[entry] when they are made eagerly (never while
+    // a graph is captured): a tracer tags the CUDA calls in between (the cuda backend
+    // with CUPTI external correlation ids) to find each kernel's plan entry.
+    std::function<void(std::size_t entry)> entry_begin;
+    std::function<void()> entry_end;
 };
 
 // The built-in decode workload on one GPU: weights from the seed (equal to the CPU

@@ -17,8 +17,11 @@ PassLauncher::PassLauncher(const DecodeSchedule& schedule, const DeviceModel& mo
                            DeviceWorkspace& workspace, cudaStream_t stream)
     : schedule_(schedule), model_(model), ws_(workspace), stream_(stream) {}
 
-void PassLauncher::launch(const ScheduledIteration& it, bool checked) {
+std::vector<std::int32_t> PassLauncher::launch(const ScheduledIteration& it, bool checked,
+                                               const EntryHooks& hooks) {
     PassBuilder builder(schedule_.shape());
+    std::vector<std::int32_t> counts;
+    counts.reserve(it.plan.kernels.size());
     for (std::size_t p = 0; p < it.passes.size(); ++p) {
         const PassState st = state_for(it, p);
         std::vector<KernelSpec> kernels;
@@ -33,11 +36,14 @@ void PassLauncher::launch(const ScheduledIteration& it, bool checked) {
                         ((k.draft ? "draft layer " : "layer ") + std::to_string(open_layer))
                             .c_str());
             }
-            launch_kernel(k, st);
+            if (hooks.begin && *hooks.begin) (*hooks.begin)(counts.size());
+            counts.push_back(launch_kernel(k, st));
             if (checked) check_launch(k.name().data(), stream_);
+            if (hooks.end && *hooks.end) (*hooks.end)();
         }
         if (open_layer >= 0) nvtxRangePop();
     }
+    return counts;
 }
 
 PassLauncher::PassState PassLauncher::state_for(const ScheduledIteration& it, std::size_t p) const {
@@ -67,21 +73,18 @@ AttentionShape PassLauncher::attention_shape(const PassSpec& p) const {
                           s.kv_heads,  s.head_dim,  ws_.capacity};
 }
 
-void PassLauncher::launch_kernel(const KernelSpec& k, const PassState& st) {
+int PassLauncher::launch_kernel(const KernelSpec& k, const PassState& st) {
     const ModelShape& s = schedule_.shape();
     const PassSpec& p = *st.pass;
     if (k.op == KernelOp::Embedding) {
         launch_embedding(s.dtype, st.ids, st.seq_stride, st.pos_stride, p.sequences, p.positions,
                          model_.embedding(), s.vocab, s.hidden, ws_.x.get(), stream_);
-        return;
+        return 1;
     }
-    if (k.layer >= 0)
-        launch_layer_kernel(k, st);
-    else
-        launch_head_kernel(k, st);
+    return k.layer >= 0 ? launch_layer_kernel(k, st) : launch_head_kernel(k, st);
 }
 
-void PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st) {
+int PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st) {
     const ModelShape& s = schedule_.shape();
     const PassSpec& p = *st.pass;
     const LayerPointers& w = model_.layer(k.layer);
@@ -91,43 +94,50 @@ void PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st)
     const DType dt = s.dtype;
     switch (k.op) {
         case KernelOp::AttnNorm:
-            return launch_rms_norm(dt, ws_.x.get(), w.attn_norm, ws_.xn.get(), t, 1, 1, s.hidden,
-                                   kRmsEps, stream_);
+            launch_rms_norm(dt, ws_.x.get(), w.attn_norm, ws_.xn.get(), t, 1, 1, s.hidden, kRmsEps,
+                            stream_);
+            return 1;
         case KernelOp::QkvProj:
-            return launch_matmul(dt, ws_.xn.get(), w.wqkv, ws_.qkv.get(), false, nullptr, t,
-                                 s.hidden, qkvw, ws_.gemv_scratch(), stream_);
+            launch_matmul(dt, ws_.xn.get(), w.wqkv, ws_.qkv.get(), false, nullptr, t, s.hidden,
+                          qkvw, ws_.gemv_scratch(), stream_);
+            return 1;
         case KernelOp::Rope:
-            return launch_rope(dt, ws_.qkv.get(), ws_.q.get(), ws_.k_cache(k.layer),
-                               ws_.v_cache(k.layer), attention_shape(p), model_.rope_cos(),
-                               model_.rope_sin(), stream_);
+            launch_rope(dt, ws_.qkv.get(), ws_.q.get(), ws_.k_cache(k.layer), ws_.v_cache(k.layer),
+                        attention_shape(p), model_.rope_cos(), model_.rope_sin(), stream_);
+            return 1;
         case KernelOp::Attention: {
             const AttentionShape a = attention_shape(p);
-            return launch_attention(dt, ws_.q.get(), ws_.k_cache(k.layer), ws_.v_cache(k.layer),
-                                    ws_.attn.get(), a, attention_splits(a),
-                                    ws_.attn_partials.as<float>(),
-                                    ws_.attn_counters.as<unsigned int>(), stream_);
+            launch_attention(dt, ws_.q.get(), ws_.k_cache(k.layer), ws_.v_cache(k.layer),
+                             ws_.attn.get(), a, attention_splits(a), ws_.attn_partials.as<float>(),
+                             ws_.attn_counters.as<unsigned int>(), stream_);
+            return 1;
         }
         case KernelOp::OProj:  // residual add fused: x += attn . Wo
-            return launch_matmul(dt, ws_.attn.get(), w.wo, ws_.x.get(), false, ws_.x.get(), t, qw,
-                                 s.hidden, ws_.gemv_scratch(), stream_);
+            launch_matmul(dt, ws_.attn.get(), w.wo, ws_.x.get(), false, ws_.x.get(), t, qw,
+                          s.hidden, ws_.gemv_scratch(), stream_);
+            return 1;
         case KernelOp::MlpNorm:
-            return launch_rms_norm(dt, ws_.x.get(), w.mlp_norm, ws_.xn.get(), t, 1, 1, s.hidden,
-                                   kRmsEps, stream_);
+            launch_rms_norm(dt, ws_.x.get(), w.mlp_norm, ws_.xn.get(), t, 1, 1, s.hidden, kRmsEps,
+                            stream_);
+            return 1;
         case KernelOp::MlpGateUp:
-            return launch_matmul(dt, ws_.xn.get(), w.w_gate_up, ws_.gate_up.get(), false, nullptr,
-                                 t, s.hidden, 2 * s.ffn, ws_.gemv_scratch(), stream_);
+            launch_matmul(dt, ws_.xn.get(), w.w_gate_up, ws_.gate_up.get(), false, nullptr, t,
+                          s.hidden, 2 * s.ffn, ws_.gemv_scratch(), stream_);
+            return 1;
         case KernelOp::SiluMul:
-            return launch_silu_mul(dt, ws_.gate_up.get(), ws_.act.get(), t, s.ffn, stream_);
+            launch_silu_mul(dt, ws_.gate_up.get(), ws_.act.get(), t, s.ffn, stream_);
+            return 1;
         case KernelOp::MlpDown:
-            return launch_matmul(dt, ws_.act.get(), w.w_down, ws_.x.get(), false, ws_.x.get(), t,
-                                 s.ffn, s.hidden, ws_.gemv_scratch(), stream_);
+            launch_matmul(dt, ws_.act.get(), w.w_down, ws_.x.get(), false, ws_.x.get(), t, s.ffn,
+                          s.hidden, ws_.gemv_scratch(), stream_);
+            return 1;
         default:
             throw std::logic_error("pass launcher: " + std::string(k.name()) +
                                    " is not a layer op");
     }
 }
 
-void PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) {
+int PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) {
     const ModelShape& s = schedule_.shape();
     const DecodeConfig& c = schedule_.config();
     const PassSpec& p = *st.pass;
@@ -136,39 +146,42 @@ void PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) 
     std::int32_t* out = ws_.sampler_out(st.iteration);
     switch (k.op) {
         case KernelOp::FinalNorm:
-            return launch_rms_norm(s.dtype, ws_.x.get(), model_.final_norm(), ws_.head_in.get(),
-                                   p.sequences, p.positions, p.logit_rows, s.hidden, kRmsEps,
-                                   stream_);
+            launch_rms_norm(s.dtype, ws_.x.get(), model_.final_norm(), ws_.head_in.get(),
+                            p.sequences, p.positions, p.logit_rows, s.hidden, kRmsEps, stream_);
+            return 1;
         case KernelOp::LmHead:
-            return launch_matmul(s.dtype, ws_.head_in.get(), model_.lm_head(), ws_.logits.get(),
-                                 true, nullptr, rows, s.hidden, s.vocab, ws_.gemv_scratch(),
-                                 stream_);
+            launch_matmul(s.dtype, ws_.head_in.get(), model_.lm_head(), ws_.logits.get(), true,
+                          nullptr, rows, s.hidden, s.vocab, ws_.gemv_scratch(), stream_);
+            return 1;
         case KernelOp::Argmax:
-            if (st.draft_out) return launch_argmax(logits, rows, s.vocab, st.draft_out, 1, stream_);
-            return launch_argmax(logits, rows, s.vocab, out, 1, stream_);
+            launch_argmax(logits, rows, s.vocab, st.draft_out ? st.draft_out : out, 1, stream_);
+            return 1;
         case KernelOp::TopKSample:
-            return launch_topk_sample(logits, rows, s.vocab, c.top_k, c.seed, st.iteration,
-                                      ws_.topk_values.as<float>(), ws_.topk_ids.as<std::int32_t>(),
-                                      out, stream_);
+            launch_topk_sample(logits, rows, s.vocab, c.top_k, c.seed, st.iteration,
+                               ws_.topk_values.as<float>(), ws_.topk_ids.as<std::int32_t>(), out,
+                               stream_);
+            return 1;
         case KernelOp::BeamTopK: {
             const float* scores_in = st.iteration == 0
                                          ? ws_.beam_initial_scores.as<float>()
                                          : reinterpret_cast<const float*>(
                                                ws_.sampler_out(st.iteration - 1) + 2 * p.sequences);
-            return launch_beam_topk(logits, c.batch, c.beams, s.vocab, scores_in,
-                                    ws_.beam_lse.as<float>(), out, out + p.sequences,
-                                    reinterpret_cast<float*>(out + 2 * p.sequences), stream_);
+            launch_beam_topk(logits, c.batch, c.beams, s.vocab, scores_in, ws_.beam_lse.as<float>(),
+                             out, out + p.sequences,
+                             reinterpret_cast<float*>(out + 2 * p.sequences), stream_);
+            return 1;
         }
         case KernelOp::SpecVerify:
-            return launch_spec_verify(logits, p.sequences, c.gamma, s.vocab,
-                                      ws_.ids.as<std::int32_t>() + p.sequences, 1, p.sequences, out,
-                                      out + rows, stream_);
+            launch_spec_verify(logits, p.sequences, c.gamma, s.vocab,
+                               ws_.ids.as<std::int32_t>() + p.sequences, 1, p.sequences, out,
+                               out + rows, stream_);
+            return 1;
         case KernelOp::KvReorder:
             launch_kv_reorder(s.dtype, ws_.cache(), ws_.spare_cache(), out + p.sequences, p.layers,
                               p.sequences, s.kv_heads, ws_.capacity, p.cached + p.positions,
                               s.head_dim, stream_);
             ws_.swap_caches();
-            return;
+            return 1;
         default:
             throw std::logic_error("pass launcher: " + std::string(k.name()) + " is not a head op");
     }

@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "decode_schedule.h"
 #include "device_model.h"
@@ -19,9 +21,19 @@ class PassLauncher {
     PassLauncher(const DecodeSchedule& schedule, const DeviceModel& model,
                  DeviceWorkspace& workspace, cudaStream_t stream);
 
+    // Called around each plan entry's launches (eager launches only).
+    struct EntryHooks {
+        const std::function<void(std::size_t)>* begin = nullptr;
+        const std::function<void()>* end = nullptr;
+    };
     // checked: check_launch after each kernel (false while a stream is being
-    // captured, where TOKENSCOPE_CUDA_DEBUG's synchronize is not allowed).
-    void launch(const ScheduledIteration& iteration, bool checked = true);
+    // captured, where TOKENSCOPE_CUDA_DEBUG's synchronize is not allowed). Returns the
+    // kernels each plan entry launched, in plan order.
+    std::vector<std::int32_t> launch(const ScheduledIteration& iteration, bool checked,
+                                     const EntryHooks& hooks);
+    std::vector<std::int32_t> launch(const ScheduledIteration& iteration, bool checked = true) {
+        return launch(iteration, checked, EntryHooks{});
+    }
 
   private:
     struct PassState {
@@ -33,9 +45,10 @@ class PassLauncher {
         std::int32_t* draft_out = nullptr;  // draft argmax target (speculative)
     };
     PassState state_for(const ScheduledIteration& it, std::size_t pass_index) const;
-    void launch_kernel(const KernelSpec& k, const PassState& st);
-    void launch_layer_kernel(const KernelSpec& k, const PassState& st);
-    void launch_head_kernel(const KernelSpec& k, const PassState& st);
+    // Each returns how many kernels it launched.
+    int launch_kernel(const KernelSpec& k, const PassState& st);
+    int launch_layer_kernel(const KernelSpec& k, const PassState& st);
+    int launch_head_kernel(const KernelSpec& k, const PassState& st);
     AttentionShape attention_shape(const PassSpec& p) const;
 
     const DecodeSchedule& schedule_;

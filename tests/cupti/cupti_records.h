@@ -70,6 +70,17 @@ inline MarkerRecord marker(std::uint32_t flags, std::uint64_t timestamp, std::ui
     return r;
 }
 
+// The cuda runner's tag of a plan entry on one CUDA call (kPlanEntryTagKind by default).
+inline ExternalCorrelationRecord external(std::uint32_t correlation, std::uint64_t tag,
+                                          CUpti_ExternalCorrelationKind kind = kPlanEntryTagKind) {
+    ExternalCorrelationRecord r{};
+    r.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+    r.externalKind = kind;
+    r.externalId = tag;
+    r.correlationId = correlation;
+    return r;
+}
+
 template <typename Record>
 const CUpti_Activity* as_record(const Record& r) {
     return reinterpret_cast<const CUpti_Activity*>(&r);

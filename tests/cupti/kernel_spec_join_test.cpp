@@ -1,12 +1,15 @@
 // The join of traced kernels to the workload's KernelSpecs, fed synthetic CUPTI
-// records through the decoder: launch API calls inside an iteration window give
-// their kernels the spec's name, FLOPs and bytes in launch order.
+// records through the decoder: a kernel finds its plan entry by the entry tag of its
+// launch call (eager launches) or by its place in a graph launch inside an iteration
+// window; library helper kernels are named after their entry and share its work.
 #include "capture/cupti/kernel_spec_join.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "capture/cupti/record_decoder.h"
 #include "capture/memory_run_writer.h"
@@ -43,8 +46,13 @@ class KernelSpecJoinTest : public ::testing::Test {
         const auto r = api(kind, cbid, start, start + 20, 1, correlation);
         decoder.decode(as_record(r));
     }
-    void gpu_kernel(std::uint64_t start, std::uint32_t correlation, const char* name) {
-        const auto r = kernel(start, start + 100, 7, correlation, name);
+    void gpu_kernel(std::uint64_t start, std::uint32_t correlation, const char* name,
+                    std::uint64_t length = 100) {
+        const auto r = kernel(start, start + length, 7, correlation, name);
+        decoder.decode(as_record(r));
+    }
+    void tag(std::uint32_t correlation, std::uint64_t entry_tag) {
+        const auto r = external(correlation, entry_tag);
         decoder.decode(as_record(r));
     }
     const trace::RunData& finish() {
@@ -127,6 +135,141 @@ TEST_F(KernelSpecJoinTest, SettledKernelsAreWrittenBeforeTheRunEnds) {
     ASSERT_EQ(k.size(), 1u);
     EXPECT_EQ(writer.data().name_of(k.at(1)), "lm_head");
     EXPECT_EQ(k.at(1).bytes, 8u);
+}
+
+TEST_F(KernelSpecJoinTest, TaggedCallsNameLibraryHelpersAfterTheirEntryWhateverTheOrder) {
+    // qkv_proj is a cuBLASLt call: a GEMM and a split-K reduction, each launched by its
+    // own driver call; rope is ours. Launch times are deliberately out of plan order.
+    join.add_window(1000, 9000, {{"qkv_proj", 4000, 800, 2}, {"rope", 30, 40, 1}}, 100);
+    gpu_kernel(3000, 3, "void rope_kernel<__nv_bfloat16>(Args)", 50);
+    gpu_kernel(2000, 2, "void splitKreduce_kernel<32, 16, int, float>(cublasSplitKParams<float>)",
+               100);
+    gpu_kernel(1500, 1, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64", 300);
+    tag(3, 101);
+    launch(kLaunch, 1100, 3);  // rope's call, before the GEMM's
+    launch(kDriverLaunch, 1300, 1, CUPTI_ACTIVITY_KIND_DRIVER);
+    launch(kDriverLaunch, 1400, 2, CUPTI_ACTIVITY_KIND_DRIVER);
+    tag(1, 100);
+    decoder.settle_kernels();
+    EXPECT_EQ(join.joined(), 0);  // the window waits for qkv_proj's second kernel's tag
+    EXPECT_EQ(join.waiting(), 3u);
+    tag(2, 100);
+    decoder.settle_kernels();
+    EXPECT_EQ(join.joined(), 3);
+    EXPECT_EQ(join.helpers(), 1);
+    EXPECT_EQ(join.waiting(), 0u);
+    const auto& run = finish();
+    const auto k = kernels_of(run);
+    ASSERT_EQ(k.size(), 3u);
+    EXPECT_EQ(run.name_of(k.at(1)), "qkv_proj");  // the longest kernel takes the name
+    EXPECT_EQ(run.name_of(k.at(2)), "qkv_proj/splitKreduce_kernel");
+    EXPECT_EQ(run.name_of(k.at(3)), "rope");
+    // FLOPs and bytes split 3:1 by duration, summing to the plan's exactly.
+    EXPECT_EQ(k.at(1).bytes, 600u);
+    EXPECT_EQ(k.at(2).bytes, 200u);
+    EXPECT_EQ(k.at(1).flops, 3000.0f);
+    EXPECT_EQ(k.at(2).flops, 1000.0f);
+    EXPECT_EQ(k.at(3).bytes, 40u);
+    const auto* joined = diagnostic(run, "kernels_joined_to_spec");
+    ASSERT_NE(joined, nullptr);
+    EXPECT_EQ(joined->value, 3.0);
+    EXPECT_NE(joined->text.find("1 of them library helper kernels"), std::string::npos)
+        << joined->text;
+    EXPECT_NE(joined->text.find("qkv_proj/splitKreduce_kernel=void splitKreduce_kernel"),
+              std::string::npos)
+        << joined->text;
+    EXPECT_EQ(diagnostic(run, "kernels_without_spec"), nullptr);
+}
+
+TEST_F(KernelSpecJoinTest, OtherToolsTagsAreNotEntryTags) {
+    join.add_window(1000, 5000, {{"lm_head", 7, 8, 1}}, 10);
+    launch(kLaunch, 1100, 1);
+    const auto foreign = external(1, 10, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
+    decoder.decode(as_record(foreign));
+    gpu_kernel(1200, 1, "gemv_kernel");
+    decoder.settle_kernels();
+    EXPECT_EQ(join.joined(), 0);
+    const auto& run = finish();
+    // Untagged, the window cannot settle; at the end its kernel keeps the CUDA name.
+    EXPECT_EQ(run.name_of(kernels_of(run).at(1)), "gemv_kernel");
+    EXPECT_EQ(diagnostic(run, "kernels_without_spec")->value, 1.0);
+}
+
+TEST_F(KernelSpecJoinTest, AtTheEndATaggedWindowJoinsWhatItHolds) {
+    // The runner said two kernels for lm_head; only one came. finish() still names it.
+    join.add_window(1000, 5000, {{"final_rms_norm", 1, 2, 1}, {"lm_head", 50, 60, 2}}, 7);
+    launch(kLaunch, 1100, 1);
+    tag(1, 7);
+    gpu_kernel(1200, 1, "rms_norm_kernel");
+    launch(kLaunch, 1300, 2);
+    tag(2, 8);
+    gpu_kernel(1400, 2, "gemm_kernel");
+    decoder.settle_kernels();
+    EXPECT_EQ(join.joined(), 0);
+    const auto& run = finish();
+    const auto k = kernels_of(run);
+    EXPECT_EQ(run.name_of(k.at(1)), "final_rms_norm");
+    EXPECT_EQ(run.name_of(k.at(2)), "lm_head");
+    EXPECT_EQ(k.at(2).bytes, 60u);
+    EXPECT_EQ(diagnostic(run, "kernels_without_spec"), nullptr);
+}
+
+TEST_F(KernelSpecJoinTest, AKernelTaggedAfterItsWindowSettledKeepsItsName) {
+    join.add_window(1000, 2000, {{"argmax", 1, 2, 1}}, 1);
+    launch(kLaunch, 1100, 1);
+    tag(1, 1);
+    gpu_kernel(1200, 1, "argmax_kernel");
+    join.add_window(3000, 4000, {{"argmax", 1, 2, 1}}, 2);
+    decoder.settle_kernels();
+    EXPECT_EQ(join.joined(), 1);
+    launch(kLaunch, 1150, 5);  // an extra kernel of entry tag 1, after it settled
+    tag(5, 1);
+    gpu_kernel(1300, 5, "extra_kernel");
+    decoder.settle_kernels();
+    EXPECT_EQ(join.unmatched(), 1);
+    const auto& run = finish();
+    EXPECT_EQ(run.name_of(kernels_of(run).at(5)), "extra_kernel");
+}
+
+TEST_F(KernelSpecJoinTest, AGraphLaunchIsCutIntoEntriesByTheirKernelCounts) {
+    // One cudaGraphLaunch ran the whole iteration: every kernel shares its correlation.
+    join.add_window(1000, 9000,
+                    {{"attn_rms_norm", 4, 8, 1}, {"qkv_proj", 90, 100, 3}, {"rope", 1, 2, 1}});
+    launch(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 1100, 40);
+    const char* names[] = {"rms_norm_kernel", "nvjet_gemm", "splitKreduce_kernel",
+                           "cublasLt::epilogue::impl::globalKernel<8, 32>(Params)", "rope_kernel"};
+    const std::uint64_t lengths[] = {10, 80, 10, 10, 10};
+    for (int i = 4; i >= 0; --i) gpu_kernel(2000 + 100 * i, 40, names[i], lengths[i]);
+    const auto& run = finish();
+    std::vector<std::string> got;
+    std::uint64_t qkv_bytes = 0;
+    for (const auto& a : run.activities) {
+        if (a.kind != trace::ActivityKind::Kernel) continue;
+        got.emplace_back(run.name_of(a));
+        if (got.back().rfind("qkv_proj", 0) == 0) qkv_bytes += a.bytes;
+    }
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, (std::vector<std::string>{"attn_rms_norm", "qkv_proj",
+                                             "qkv_proj/cublasLt::epilogue::impl::globalKernel",
+                                             "qkv_proj/splitKreduce_kernel", "rope"}));
+    EXPECT_EQ(qkv_bytes, 100u);
+    EXPECT_EQ(join.helpers(), 2);
+}
+
+TEST(KernelSpecJoin, ShortKernelNamesDropReturnTypeTemplatesAndParameters) {
+    using J = KernelSpecJoin;
+    EXPECT_EQ(J::short_kernel_name("void splitKreduce_kernel<32, 16, int, float, __nv_bfloat16, "
+                                   "float, __nv_bfloat16, true, false, false>(cublasSplitKParams<"
+                                   "float>, float const*, __nv_bfloat16 const*)"),
+              "splitKreduce_kernel");
+    EXPECT_EQ(J::short_kernel_name("void cublasLt::epilogue::impl::globalKernel<8, 32, float, "
+                                   "float, __nv_bfloat16, true, false>(int, int, long)"),
+              "cublasLt::epilogue::impl::globalKernel");
+    EXPECT_EQ(J::short_kernel_name("void (anonymous namespace)::rope_kernel<float>(float*)"),
+              "(anonymous namespace)::rope_kernel");
+    EXPECT_EQ(J::short_kernel_name("nvjet_hsh_64x64_64x8_2x1_v_bz_splitK_TNN"),
+              "nvjet_hsh_64x64_64x8_2x1_v_bz_splitK_TNN");
+    EXPECT_EQ(J::short_kernel_name("_Z6kernelPf"), "_Z6kernelPf");
 }
 
 TEST(KernelSpecJoin, AddIterationTakesNamesFlopsAndBytesFromThePlan) {

@@ -20,6 +20,7 @@
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/decode_planner.h"
 #include "pm_sampler.h"
+#include "record_layouts.h"
 #include "token_steps.h"
 #endif
 
@@ -55,16 +56,33 @@ void write_steps(const kernels::cuda::DecodeResult& result, const kernels::Decod
     }
 }
 
+// External correlation ids for the plan entries: entry i of the iteration under way
+// is first + i. Ids are never reused within a run.
+struct EntryTags {
+    std::uint64_t next = 1;
+    std::uint64_t first = 0;
+};
+
 // The runner's hooks: progress, the iteration windows the spec join names kernels
-// by, and each iteration's floor.
+// by (with each entry's kernel count and, for eager launches, the tag of its CUDA
+// calls), and each iteration's floor.
 kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::GpuInfo& gpu,
                                         const trace::ProgressFn& progress, KernelSpecJoin& join,
-                                        std::vector<IterationTokens>& iterations) {
+                                        EntryTags& tags, std::vector<IterationTokens>& iterations) {
     const std::int32_t total = kernels::DecodePlanner(spec.shape, spec.decode).iteration_count();
     kernels::cuda::RunnerHooks hooks;
+    hooks.iteration_begin = [&tags](const kernels::IterationPlan& plan, std::int64_t) {
+        tags.first = tags.next;
+        tags.next += plan.kernels.size();
+    };
+    hooks.entry_begin = [&tags](std::size_t entry) {
+        cuptiActivityPushExternalCorrelationId(kPlanEntryTagKind, tags.first + entry);
+    };
+    hooks.entry_end = [] { cuptiActivityPopExternalCorrelationId(kPlanEntryTagKind, nullptr); };
     hooks.iteration_end = [&, gpu, total](const kernels::IterationPlan& plan,
                                           const kernels::cuda::IterationTiming& t) {
-        join.add_iteration(plan, t.begin_ns, t.end_ns);
+        join.add_iteration(plan, t.begin_ns, t.end_ns,
+                           {t.graph ? 0 : tags.first, t.kernels_per_entry});
         iterations.push_back({plan.tokens_emitted, iteration_floor_ns(plan, gpu)});
         if (progress && !progress(static_cast<std::int32_t>(iterations.size()), total))
             throw trace::Cancelled();
@@ -92,14 +110,16 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
     kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
     runner.set_cuda_graphs(config.cuda_graphs);
     KernelSpecJoin join;
+    EntryTags tags;
     std::vector<IterationTokens> iterations;
-    const auto hooks = traced_hooks(spec, info.gpu, progress, join, iterations);
+    const auto hooks = traced_hooks(spec, info.gpu, progress, join, tags, iterations);
     NvmlSampler nvml;
     nvml.start();  // without NVML it queues an info diagnostic; the run goes on
     TracerOptions options;
     options.decoder.steps_from_markers = false;  // steps are tokens, written below
     options.decoder.process_id = getpid();
     options.decoder.spec_join = &join;
+    options.external_correlation = true;  // the entry tags of the hooks above
     PmSampler pm;
     if (config.pm_sampling)
         if (std::string why = pm.start(0); !why.empty())

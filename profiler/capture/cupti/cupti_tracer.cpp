@@ -66,6 +66,7 @@ void CuptiTracer::enable_all() {
         CUPTI_ACTIVITY_KIND_OVERHEAD};
     if (options_.driver_api) kinds.push_back(CUPTI_ACTIVITY_KIND_DRIVER);
     if (options_.markers) kinds.push_back(CUPTI_ACTIVITY_KIND_MARKER);
+    if (options_.external_correlation) kinds.push_back(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
     for (auto kind : kinds) {
         check_cupti(cuptiActivityEnable(kind),
                     ("cuptiActivityEnable(kind " + std::to_string(kind) + ")").c_str());

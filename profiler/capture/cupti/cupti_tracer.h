@@ -28,6 +28,9 @@ struct TracerOptions {
     bool driver_api = true;  // DRIVER records as well as RUNTIME
     bool markers = true;     // NVTX ranges (needs NVTX_INJECTION64_PATH pointing at libcupti
                              // or at an injection library that forwards to CUPTI)
+    // EXTERNAL_CORRELATION records: the cuda runner tags each plan entry's CUDA calls
+    // (kPlanEntryTagKind) so the spec join finds a kernel's entry by its launch call.
+    bool external_correlation = false;
     std::chrono::milliseconds poll{10};             // writer thread wake-up
     std::chrono::milliseconds refit_interval{250};  // a new clock pair this often
     // CUPTI hands over partly filled buffers this often, so a killed capture keeps
@@ -43,9 +46,9 @@ struct TracerOptions {
 
 // Traces this process's CUDA activity into a RunWriter (docs/capture.md, Backends):
 // CONCURRENT_KERNEL, MEMCPY, MEMCPY2, MEMSET, RUNTIME, DRIVER, SYNCHRONIZATION,
-// OVERHEAD and MARKER records. Buffers come from a pool; CUPTI's completion callback
-// only queues a buffer; a writer thread decodes into the writer; stop() forces a
-// flush. CUPTI is process-wide, so one tracer at a time may run.
+// OVERHEAD and MARKER records (and EXTERNAL_CORRELATION when asked). Buffers come from a pool;
+// CUPTI's completion callback only queues a buffer; a writer thread decodes into the writer; stop()
+// forces a flush. CUPTI is process-wide, so one tracer at a time may run.
 //
 // Between start() and stop() only the tracer's writer thread touches `writer`.
 class CuptiTracer {

@@ -1,23 +1,40 @@
 #include "kernel_spec_join.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 #include <utility>
 
 namespace tokenscope::capture::cupti {
+namespace {
 
-void KernelSpecJoin::add_iteration(const kernels::IterationPlan& plan, std::int64_t begin_ns,
-                                   std::int64_t end_ns) {
-    std::vector<Spec> specs;
-    specs.reserve(plan.kernels.size());
-    for (const auto& k : plan.kernels) specs.push_back({std::string(k.name()), k.flops, k.bytes()});
-    add_window(begin_ns, end_ns, std::move(specs));
+constexpr std::string_view kAnonymous = "(anonymous namespace)";
+constexpr std::size_t kMaxShortName = 96;
+
+std::int64_t duration(const trace::Activity& a) {
+    return std::max<std::int64_t>(0, a.end_ns - a.start_ns);
 }
 
-void KernelSpecJoin::add_window(std::int64_t begin_ns, std::int64_t end_ns,
-                                std::vector<Spec> specs) {
+}  // namespace
+
+void KernelSpecJoin::add_iteration(const kernels::IterationPlan& plan, std::int64_t begin_ns,
+                                   std::int64_t end_ns, const Launches& launches) {
+    std::vector<Spec> specs;
+    specs.reserve(plan.kernels.size());
+    for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
+        const auto& k = plan.kernels[i];
+        const std::int32_t n = i < launches.kernels.size() ? launches.kernels[i] : 1;
+        specs.push_back({std::string(k.name()), k.flops, k.bytes(), n});
+    }
+    add_window(begin_ns, end_ns, std::move(specs), launches.first_tag);
+}
+
+void KernelSpecJoin::add_window(std::int64_t begin_ns, std::int64_t end_ns, std::vector<Spec> specs,
+                                std::uint64_t first_tag) {
+    std::size_t expected = 0;
+    for (const auto& s : specs) expected += static_cast<std::size_t>(std::max(s.kernels, 0));
     std::lock_guard lock(mutex_);
-    incoming_.push_back({begin_ns, end_ns, std::move(specs)});
+    incoming_.push_back({begin_ns, end_ns, std::move(specs), first_tag, expected});
 }
 
 // One call may launch many kernels (a cudaGraphLaunch), whose records may come before
@@ -31,7 +48,17 @@ void KernelSpecJoin::add_launch(std::uint32_t correlation, std::int64_t start_ns
     }
 }
 
+// Tagged kernels are moved to their tag in tag_waiting(), once per settle.
+void KernelSpecJoin::add_tag(std::uint32_t correlation, std::uint64_t tag) {
+    if (tag != 0) tags_[correlation] = tag;
+}
+
 void KernelSpecJoin::add_kernel(const trace::Activity& kernel) {
+    if (auto it = tags_.find(kernel.correlation); it != tags_.end()) {
+        tagged_[it->second].push_back(kernel);
+        ++tagged_count_;
+        return;
+    }
     if (auto it = launches_.find(kernel.correlation); it != launches_.end()) {
         located_.push_back({it->second, kernel});
         return;
@@ -40,22 +67,124 @@ void KernelSpecJoin::add_kernel(const trace::Activity& kernel) {
     ++pending_count_;
 }
 
+std::size_t KernelSpecJoin::waiting() const {
+    return pending_count_ + located_.size() + tagged_count_;
+}
+
 void KernelSpecJoin::take_windows() {
     std::lock_guard lock(mutex_);
     for (auto& w : incoming_) {
         horizon_ns_ = std::max(horizon_ns_, w.end_ns);
+        if (w.first_tag != 0) tag_horizon_ = std::max(tag_horizon_, w.first_tag + w.specs.size());
         windows_.push_back(std::move(w));
     }
     incoming_.clear();
 }
 
-bool KernelSpecJoin::settle_window(const Window& w, const Intern& intern, const Emit& emit) {
+// Kernels whose tag came after them move from located_ and pending_ to tagged_.
+void KernelSpecJoin::tag_waiting() {
+    if (tags_.empty()) return;
+    std::vector<Located> rest;
+    for (auto& l : located_) {
+        if (auto it = tags_.find(l.kernel.correlation); it != tags_.end()) {
+            tagged_[it->second].push_back(std::move(l.kernel));
+            ++tagged_count_;
+        } else {
+            rest.push_back(std::move(l));
+        }
+    }
+    located_ = std::move(rest);
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        auto tag = tags_.find(it->first);
+        if (tag == tags_.end()) {
+            ++it;
+            continue;
+        }
+        auto& into = tagged_[tag->second];
+        into.insert(into.end(), it->second.begin(), it->second.end());
+        tagged_count_ += it->second.size();
+        pending_count_ -= it->second.size();
+        it = pending_.erase(it);
+    }
+}
+
+void KernelSpecJoin::emit_entry(const Spec& spec, std::vector<trace::Activity>& kernels,
+                                const Sink& sink) {
+    if (kernels.empty()) return;
+    std::sort(kernels.begin(), kernels.end(),
+              [](const trace::Activity& a, const trace::Activity& b) {
+                  return std::tie(a.start_ns, a.correlation) < std::tie(b.start_ns, b.correlation);
+              });
+    std::size_t main = 0;
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        total += duration(kernels[i]);
+        if (duration(kernels[i]) > duration(kernels[main])) main = i;
+    }
+    // Shares by duration; the longest kernel takes what rounding leaves, so the sums are exact.
+    std::uint64_t bytes_left = spec.bytes;
+    double flops_left = static_cast<double>(spec.flops);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        trace::Activity a = kernels[i];
+        std::string name = spec.name;
+        if (i != main) {
+            const long double share =
+                total > 0 ? static_cast<long double>(duration(a)) / static_cast<long double>(total)
+                          : 0.0L;
+            a.bytes = static_cast<std::uint64_t>(
+                std::floor(static_cast<long double>(spec.bytes) * share));
+            const double flops =
+                std::floor(static_cast<double>(spec.flops) * static_cast<double>(share));
+            a.flops = static_cast<float>(flops);
+            bytes_left -= std::min(bytes_left, a.bytes);
+            flops_left = std::max(0.0, flops_left - flops);
+            const std::string_view cuda = sink.text ? sink.text(a.name) : std::string_view();
+            name += "/" + (cuda.empty() ? std::string("helper") : short_kernel_name(cuda));
+            ++helpers_;
+        }
+        cuda_names_.try_emplace(name, a.name);
+        a.name = sink.intern(name);
+        kernels[i] = a;
+    }
+    kernels[main].bytes = bytes_left;
+    kernels[main].flops = static_cast<float>(flops_left);
+    for (const auto& a : kernels) sink.emit(a);
+    joined_ += static_cast<std::int64_t>(kernels.size());
+}
+
+void KernelSpecJoin::forget_tags(const Window& w) {
+    const std::uint64_t end = w.first_tag + w.specs.size();
+    std::erase_if(tags_,
+                  [&](const auto& kv) { return kv.second >= w.first_tag && kv.second < end; });
+}
+
+bool KernelSpecJoin::settle_tagged(const Window& w, bool force, const Sink& sink) {
+    if (!force) {
+        for (std::size_t i = 0; i < w.specs.size(); ++i) {
+            auto it = tagged_.find(w.first_tag + i);
+            const std::size_t have = it == tagged_.end() ? 0 : it->second.size();
+            if (have < static_cast<std::size_t>(std::max(w.specs[i].kernels, 0))) return false;
+        }
+    }
+    for (std::size_t i = 0; i < w.specs.size(); ++i) {
+        auto it = tagged_.find(w.first_tag + i);
+        if (it == tagged_.end()) continue;
+        tagged_count_ -= it->second.size();
+        emit_entry(w.specs[i], it->second, sink);
+        tagged_.erase(it);
+    }
+    forget_tags(w);
+    std::erase_if(launches_, [&](const auto& kv) { return kv.second <= w.end_ns; });
+    return true;
+}
+
+bool KernelSpecJoin::settle_counted(const Window& w, const Sink& sink) {
     auto inside = [&](const Located& l) {
         return l.launch_ns >= w.begin_ns && l.launch_ns <= w.end_ns;
     };
     const auto count =
         static_cast<std::size_t>(std::count_if(located_.begin(), located_.end(), inside));
-    if (count != w.specs.size()) return false;
+    if (count != w.expected) return false;
     std::vector<Located> mine;
     std::vector<Located> rest;
     for (auto& l : located_) (inside(l) ? mine : rest).push_back(std::move(l));
@@ -67,15 +196,11 @@ bool KernelSpecJoin::settle_window(const Window& w, const Intern& intern, const 
         return std::tie(a.launch_ns, a.kernel.correlation, a.kernel.start_ns) <
                std::tie(b.launch_ns, b.kernel.correlation, b.kernel.start_ns);
     });
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-        trace::Activity a = mine[i].kernel;
-        const Spec& spec = w.specs[i];
-        cuda_names_.try_emplace(spec.name, a.name);
-        a.name = intern(spec.name);
-        a.flops = static_cast<float>(spec.flops);
-        a.bytes = spec.bytes;
-        emit(a);
-        ++joined_;
+    std::size_t next = 0;
+    for (const Spec& spec : w.specs) {
+        std::vector<trace::Activity> group;
+        for (std::int32_t j = 0; j < spec.kernels; ++j) group.push_back(mine[next++].kernel);
+        emit_entry(spec, group, sink);
     }
     // Launch calls left in a settled window have no kernel of the workload (a driver
     // call nested in a runtime launch): nothing will claim them.
@@ -102,25 +227,96 @@ void KernelSpecJoin::emit_unclaimed(const Emit& emit) {
         }
     }
     located_ = std::move(keep);
+    // Tags below the latest window's whose window has settled: kernels beyond the
+    // counts the runner gave, arriving late.
+    for (auto it = tagged_.begin(); it != tagged_.end();) {
+        const std::uint64_t tag = it->first;
+        const bool open =
+            tag >= tag_horizon_ ||
+            std::any_of(windows_.begin(), windows_.end(), [&](const Window& w) {
+                return w.first_tag != 0 && tag >= w.first_tag && tag < w.first_tag + w.specs.size();
+            });
+        if (open) {
+            ++it;
+            continue;
+        }
+        for (const auto& k : it->second) emit(k);
+        unmatched_ += static_cast<std::int64_t>(it->second.size());
+        tagged_count_ -= it->second.size();
+        it = tagged_.erase(it);
+    }
 }
 
-void KernelSpecJoin::settle(const Intern& intern, const Emit& emit) {
+void KernelSpecJoin::settle(const Intern& intern, const Emit& emit, const Text& text) {
     take_windows();
-    std::erase_if(windows_, [&](const Window& w) { return settle_window(w, intern, emit); });
+    tag_waiting();
+    const Sink sink{intern, emit, text};
+    std::erase_if(windows_, [&](const Window& w) {
+        return w.first_tag != 0 ? settle_tagged(w, false, sink) : settle_counted(w, sink);
+    });
     emit_unclaimed(emit);
 }
 
-void KernelSpecJoin::finish(const Intern& intern, const Emit& emit) {
-    settle(intern, emit);
+void KernelSpecJoin::finish(const Intern& intern, const Emit& emit, const Text& text) {
+    settle(intern, emit, text);
+    const Sink sink{intern, emit, text};
+    std::erase_if(windows_, [&](const Window& w) {
+        return w.first_tag != 0 && settle_tagged(w, true, sink);
+    });
+    std::size_t left = located_.size() + pending_count_ + tagged_count_;
     for (const auto& l : located_) emit(l.kernel);
     for (const auto& [correlation, kernels] : pending_)
         for (const auto& kernel : kernels) emit(kernel);
-    unmatched_ += static_cast<std::int64_t>(located_.size() + pending_count_);
+    for (const auto& [tag, kernels] : tagged_)
+        for (const auto& kernel : kernels) emit(kernel);
+    unmatched_ += static_cast<std::int64_t>(left);
     located_.clear();
     pending_.clear();
-    pending_count_ = 0;
+    tagged_.clear();
+    pending_count_ = tagged_count_ = 0;
     launches_.clear();
+    tags_.clear();
     windows_.clear();
+}
+
+std::string KernelSpecJoin::short_kernel_name(std::string_view name) {
+    // Cut at the parameter list: the first '(' outside template arguments that does
+    // not open "(anonymous namespace)".
+    std::size_t end = name.size();
+    int depth = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '<') ++depth;
+        if (c == '>' && depth > 0) --depth;
+        if (c != '(' || depth > 0) continue;
+        if (name.substr(i, kAnonymous.size()) == kAnonymous) {
+            i += kAnonymous.size() - 1;
+            continue;
+        }
+        end = i;
+        break;
+    }
+    std::string plain;
+    depth = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+        const char c = name[i];
+        if (c == '<') ++depth;
+        if (depth == 0) plain += c;
+        if (c == '>' && depth > 0) --depth;
+    }
+    // Drop the return type: what precedes the last space outside "(anonymous namespace)".
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+        if (plain.compare(i, kAnonymous.size(), kAnonymous) == 0) {
+            i += kAnonymous.size() - 1;
+            continue;
+        }
+        if (plain[i] == ' ') from = i + 1;
+    }
+    std::string out = plain.substr(from);
+    if (out.empty()) out = std::string(name);
+    if (out.size() > kMaxShortName) out.resize(kMaxShortName);
+    return out;
 }
 
 }  // namespace tokenscope::capture::cupti

@@ -73,6 +73,8 @@ void RecordDecoder::decode(const CUpti_Activity* record) {
             return overhead(*reinterpret_cast<const OverheadRecord*>(record));
         case CUPTI_ACTIVITY_KIND_MARKER:
             return marker(*reinterpret_cast<const MarkerRecord*>(record));
+        case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+            return external(*reinterpret_cast<const ExternalCorrelationRecord*>(record));
         default:
             ++stats_.other_kinds;
     }
@@ -130,7 +132,18 @@ void RecordDecoder::kernel(const KernelRecord& r) {
 void RecordDecoder::settle_kernels() {
     if (options_.spec_join == nullptr) return;
     options_.spec_join->settle([this](std::string_view n) { return writer_.intern(n); },
-                               [this](const trace::Activity& a) { emit(a); });
+                               [this](const trace::Activity& a) { emit(a); },
+                               [this](std::uint32_t id) { return kernel_names_.text(id); });
+}
+
+// The cuda runner's tag of a plan entry on each CUDA call the entry made; other
+// tools' external ids (and every one without a join) are not the decoder's.
+void RecordDecoder::external(const ExternalCorrelationRecord& r) {
+    if (options_.spec_join == nullptr || r.externalKind != kPlanEntryTagKind) {
+        ++stats_.other_kinds;
+        return;
+    }
+    options_.spec_join->add_tag(r.correlationId, r.externalId);
 }
 
 void RecordDecoder::memcpy(const MemcpyRecord& r) {
@@ -267,7 +280,8 @@ void RecordDecoder::finish() {
     finished_ = true;
     if (options_.spec_join != nullptr) {
         options_.spec_join->finish([this](std::string_view n) { return writer_.intern(n); },
-                                   [this](const trace::Activity& a) { emit(a); });
+                                   [this](const trace::Activity& a) { emit(a); },
+                                   [this](std::uint32_t id) { return kernel_names_.text(id); });
         write_join_diagnostics();
     }
     // A sync whose API record never came (API tracing off, or lost): keep it, on a
@@ -287,8 +301,12 @@ void RecordDecoder::write_join_diagnostics() {
     const auto& join = *options_.spec_join;
     // The spec names replace CUDA's in the run, so the mapping is kept here.
     std::string text = std::to_string(join.joined()) +
-                       " kernels named after the workload spec, with its FLOPs and bytes; "
-                       "CUDA names:";
+                       " kernels named after the workload spec, with its FLOPs and bytes";
+    if (join.helpers() > 0)
+        text += " (" + std::to_string(join.helpers()) +
+                " of them library helper kernels, named entry/kernel, sharing their entry's "
+                "FLOPs and bytes in proportion to their durations)";
+    text += "; CUDA names:";
     constexpr std::size_t kMaxCudaName = 160;  // templated kernels demangle to pages
     for (const auto& [spec, cuda] : join.cuda_names())
         text +=

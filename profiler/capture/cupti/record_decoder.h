@@ -59,6 +59,7 @@ class RecordDecoder {
     void sync(const SyncRecord& r);
     void overhead(const OverheadRecord& r);
     void marker(const MarkerRecord& r);
+    void external(const ExternalCorrelationRecord& r);
     void range(const MarkerPairer::Range& range);
     void graph_node(const trace::Activity& a, std::uint32_t graph, std::uint64_t node);
 

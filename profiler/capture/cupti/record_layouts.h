@@ -16,8 +16,13 @@ using ApiRecord = CUpti_ActivityAPI;
 using SyncRecord = CUpti_ActivitySynchronization2;
 using OverheadRecord = CUpti_ActivityOverhead3;
 using MarkerRecord = CUpti_ActivityMarker2;
+using ExternalCorrelationRecord = CUpti_ActivityExternalCorrelation;
 #else
 #error "tokenscope's CUPTI decoder needs CUDA 13 (CUPTI_API_VERSION >= 130000)"
 #endif
+
+// The external correlation kind the cuda runner tags each plan entry's CUDA calls with
+// (KernelSpecJoin). PyTorch's Kineto uses CUSTOM0 and CUSTOM1; this one stays apart.
+constexpr CUpti_ExternalCorrelationKind kPlanEntryTagKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
 }  // namespace tokenscope::capture::cupti
