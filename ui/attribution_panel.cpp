@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "background_query.h"
+#include "row_table.h"
 #include "run_analyzer.h"
 #include "step_pattern_panel.h"
 #include "ui/plots/category_colors.h"
@@ -44,8 +45,8 @@ AttributionPanel::AttributionPanel(QWidget* parent)
     table_->setHorizontalHeaderLabels({tr("Category"), tr("Time"), tr("Share"), tr("Hidden")});
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    fit_columns(table_);  // as narrow as the dock: category names elide, times stay whole
     auto* selection = new QWidget(this);
     auto* sel_layout = new QVBoxLayout(selection);
     sel_layout->setContentsMargins(0, 0, 0, 0);

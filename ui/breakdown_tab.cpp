@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -31,17 +32,6 @@
 #include "verdict_rule_model.h"
 
 namespace tokenscope::ui {
-namespace {
-
-QWidget* group(const QString& title, QWidget* a, QWidget* b, QWidget* parent) {
-    auto* box = new QGroupBox(title, parent);
-    auto* layout = new QVBoxLayout(box);
-    layout->addWidget(a);
-    if (b != nullptr) layout->addWidget(b, 1);
-    return box;
-}
-
-}  // namespace
 
 BreakdownTab::BreakdownTab(QWidget* parent)
     : RunTab(parent),
@@ -67,17 +57,24 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     verdict_->setWordWrap(true);
     verdict_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* bottom = new QWidget(this);
-    auto* row = new QHBoxLayout(bottom);
-    row->setContentsMargins(0, 0, 0, 0);
-    // Where the steps' time went (categories) and what the GPU ran (kernel roles), side
-    // by side as tabs: one place at a laptop's width.
-    auto* tables = new QTabWidget(this);
-    tables->setObjectName(QStringLiteral("breakdownTables"));
-    tables->addTab(make_row_table(phases_, this), tr("Per phase (mean per step)"));
-    tables->addTab(make_row_table(roles_, this), tr("GPU time per kernel role"));
-    row->addWidget(tables, 3);
-    row->addWidget(group(tr("Verdict"), verdict_, rule_table_, this), 2);
+    // The verdict beside its rules; a long verdict scrolls rather than pushing the rules out.
+    auto* verdict_scroll = new QScrollArea(this);
+    verdict_scroll->setWidget(verdict_);
+    verdict_scroll->setWidgetResizable(true);
+    verdict_scroll->setFrameShape(QFrame::NoFrame);
+    verdict_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* verdict_page = new QWidget(this);
+    auto* verdict_row = new QHBoxLayout(verdict_page);
+    verdict_row->addWidget(verdict_scroll, 1);
+    verdict_row->addWidget(rule_table_, 1);
+    // Where the steps' time went (categories), what the GPU ran (kernel roles) and the
+    // verdict, as tabs: each table gets the tab's whole width, so at a laptop's width the
+    // numbers stay whole instead of scrolling sideways.
+    auto* bottom = new QTabWidget(this);
+    bottom->setObjectName(QStringLiteral("breakdownTables"));
+    bottom->addTab(make_row_table(phases_, this), tr("Per phase (mean per step)"));
+    bottom->addTab(make_row_table(roles_, this), tr("GPU time per kernel role"));
+    bottom->addTab(verdict_page, tr("Verdict"));
     // The panel at a readable line length, at the top of the plot's place.
     auto* panel_page = new QWidget(this);
     auto* panel_layout = new QVBoxLayout(panel_page);

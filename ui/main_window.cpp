@@ -9,10 +9,13 @@
 #include <QItemSelectionModel>
 #include <QListView>
 #include <QMimeData>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <algorithm>
 #include <memory>
 
 #include "attribution_panel.h"
@@ -48,7 +51,8 @@ MainWindow::MainWindow(QWidget* parent)
       job_(new LoadJob(this)) {
     setWindowTitle(QStringLiteral("Tokenscope"));
     setAcceptDrops(true);
-    resize(1500, 900);  // first start; later starts restore the saved geometry
+    // Docks share a side as tabs when dropped on each other, and split when dropped beside.
+    setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
     tabs_->addTab(timeline_, tr("Timeline"));
     tabs_->addTab(heatmap_, tr("Heatmap"));
     tabs_->addTab(breakdown_, tr("Breakdown"));
@@ -112,6 +116,11 @@ void MainWindow::buildDocks() {
     run_view_->setModel(runs_);
     run_view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     run_view_->setAlternatingRowColors(true);
+    // Names elide in the middle (both the workload and the GPU stay), never a sideways
+    // scroll bar; the tooltip has the whole name and path.
+    run_view_->setTextElideMode(Qt::ElideMiddle);
+    run_view_->setWordWrap(false);
+    run_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(run_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
                 if (!replacing_) setCurrentRow(current.isValid() ? current.row() : -1);
@@ -119,30 +128,63 @@ void MainWindow::buildDocks() {
     auto* runs_dock = new QDockWidget(tr("Runs"), this);
     runs_dock->setObjectName(QStringLiteral("runs_dock"));
     runs_dock->setWidget(run_view_);
-    run_view_->setMinimumWidth(200);
+    run_view_->setMinimumWidth(160);
     addDockWidget(Qt::LeftDockWidgetArea, runs_dock);
 
     attribution_ = new AttributionPanel(this);
-    // Narrower than this, the verdict's value and threshold columns wrap into fragments.
-    attribution_->setMinimumWidth(300);
+    // Narrower than this, the verdict's sentences wrap into fragments.
+    attribution_->setMinimumWidth(240);
+    // A long verdict scrolls inside the dock rather than making the window taller than
+    // a laptop's screen.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("attribution_scroll"));
+    scroll->setWidget(attribution_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* right = new QDockWidget(tr("Attribution"), this);
     right->setObjectName(QStringLiteral("attribution_dock"));
-    right->setWidget(attribution_);
+    right->setWidget(scroll);
     addDockWidget(Qt::RightDockWidgetArea, right);
+    resizeDocks({runs_dock, right}, {220, 300}, Qt::Horizontal);
+}
+
+QString MainWindow::screenKey() const {
+    const QScreen* where = screen();
+    const QSize size = where ? where->availableGeometry().size() : QSize();
+    return QStringLiteral("window/%1x%2").arg(size.width()).arg(size.height());
+}
+
+// The first start on a screen of this size: most of its free area, centred; a size
+// the user left on another screen (a laptop's on a desktop monitor) is not reused.
+void MainWindow::fitToScreen() {
+    const QScreen* where = screen();
+    if (where == nullptr) return resize(1280, 800);
+    const QRect free = where->availableGeometry();
+    // Room for the title bar and frame the window manager adds around it.
+    const QSize size(std::max(std::min(free.width() - 16, free.width() * 94 / 100), 320),
+                     std::max(std::min(free.height() - 48, free.height() * 92 / 100), 240));
+    resize(size);
+    move(free.center() - QPoint(size.width() / 2, (size.height() + 32) / 2));
 }
 
 void MainWindow::restoreSettings() {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QString key = screenKey();
+    const QByteArray geometry = settings.value(key + QStringLiteral("/geometry")).toByteArray();
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) fitToScreen();
+    restoreState(settings.value(key + QStringLiteral("/state")).toByteArray());
     setUnit(plots::TimeFormat::from_settings(
         settings.value(QStringLiteral("view/unit"), QStringLiteral("ms")).toString()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // Per screen size: a window laid out on a desktop monitor does not come back at that
+    // size on the laptop's screen, nor the laptop's on the monitor.
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    const QString key = screenKey();
+    settings.setValue(key + QStringLiteral("/geometry"), saveGeometry());
+    settings.setValue(key + QStringLiteral("/state"), saveState());
     job_->cancel();
     for (RunTab* tab : runTabs()) tab->cancelQuery();
     QMainWindow::closeEvent(event);

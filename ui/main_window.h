@@ -80,6 +80,10 @@ class MainWindow : public QMainWindow {
     // Breakdown tab and the Attribution dock, A and B for Compare).
     RunAnalyzer* analyzer() const { return analyzer_; }
 
+    // Where the window's size and dock layout are kept: "window/WxH", the available
+    // size of the screen it is on.
+    QString screenKey() const;
+
   signals:
     void compareRequested(const QString& a, const QString& b);
     void errorReported(const QString& message);
@@ -103,6 +107,7 @@ class MainWindow : public QMainWindow {
 
     void buildDocks();
     void restoreSettings();
+    void fitToScreen();
     void startNext();
     void showQueries();
     void cancelCurrent();

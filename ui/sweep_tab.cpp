@@ -18,6 +18,7 @@
 #include <fstream>
 
 #include "background_query.h"
+#include "row_table.h"
 #include "sweep_point_model.h"
 #include "ui/plots/plot_exporter.h"
 
@@ -85,7 +86,7 @@ SweepTab::SweepTab(QWidget* parent)
     table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    fit_columns(table_);
     connect(table_, &QTableView::activated, this,
             [this](const QModelIndex& index) { requestRow(index.row()); });
     connect(table_, &QTableView::clicked, this,

@@ -11,6 +11,7 @@
 
 #include "analysis/slow_tokens.h"
 #include "background_query.h"
+#include "row_table.h"
 #include "slow_token_model.h"
 
 namespace tokenscope::ui {
@@ -31,9 +32,8 @@ TokenTable::TokenTable(QWidget* parent)
     view_->verticalHeader()->hide();
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
-    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->horizontalHeader()->setStretchLastSection(true);
     view_->setAlternatingRowColors(true);
+    fit_columns(view_);  // kernel names elide; the numbers stay whole
     view_->setToolTip(tr("Click a token to select its iteration and kernels in the timeline"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Tokens:"), this));

@@ -1,6 +1,7 @@
 #include "window_menus.h"
 
 #include <QActionGroup>
+#include <QDockWidget>
 #include <QMenuBar>
 #include <QTabWidget>
 
@@ -50,6 +51,10 @@ void WindowMenus::buildView() {
             [this] { window_->setUnit(plots::TimeUnit::Milliseconds); });
     connect(unit_us_, &QAction::triggered, this,
             [this] { window_->setUnit(plots::TimeUnit::Microseconds); });
+    // A closed dock comes back from here (a laptop's screen may want the room).
+    view->addSeparator();
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+        view->addAction(dock->toggleViewAction());
 }
 
 void WindowMenus::showUnit(plots::TimeUnit unit) {

@@ -15,6 +15,7 @@ namespace {
 constexpr int kMaxColumnLabels = 12;
 constexpr int kColumnLabelPixels = 90;  // room for one "123.456 ms" label
 constexpr int kMaxLabelChars = 48;
+constexpr int kScaleRoom = 80;                       // the colour scale, its ticks and its title
 const QString kFlagMark = QStringLiteral(" \u2691");  // ⚑
 
 // Viridis: perceptually uniform and readable with colour-blindness; its dark
@@ -49,8 +50,58 @@ QCPRange index_range(std::size_t n) {
     return n > 1 ? QCPRange(0, static_cast<double>(n - 1)) : QCPRange(-0.5, 0.5);
 }
 
-QString elide(const QString& text) {
-    return text.size() <= kMaxLabelChars ? text : text.left(kMaxLabelChars - 1) + QChar(0x2026);
+// Row labels at most kMaxLabelChars long, still told apart: a label that would read like
+// another one cut at the end (four GEMMs sharing their first 48 characters) keeps its
+// start and the part where it differs from the others, the rest elided.
+QStringList elide_distinct(const QStringList& labels) {
+    const QChar dots(0x2026);
+    QStringList out;
+    for (const QString& l : labels)
+        out << (l.size() <= kMaxLabelChars ? l : l.left(kMaxLabelChars - 1) + dots);
+    for (int i = 0; i < labels.size(); ++i) {
+        if (labels[i].size() <= kMaxLabelChars) continue;
+        // Where this label first differs from every other one cut alike.
+        int differs = 0;
+        bool clash = false;
+        for (int j = 0; j < labels.size(); ++j) {
+            if (j == i || out[j] != out[i]) continue;
+            clash = true;
+            int k = 0;
+            while (k < labels[i].size() && k < labels[j].size() && labels[i][k] == labels[j][k])
+                ++k;
+            differs = std::max(differs, k);
+        }
+        if (!clash) continue;
+        constexpr int kHead = 16;
+        const int tail = kMaxLabelChars - kHead - 2;
+        const int from = std::clamp(differs - tail / 3, kHead,
+                                    std::max(kHead, static_cast<int>(labels[i].size()) - tail));
+        QString shown = labels[i].left(kHead) + dots + labels[i].mid(from, tail);
+        if (from + tail < labels[i].size()) shown += dots;
+        out[i] = shown;
+    }
+    return out;
+}
+
+// `text` broken into lines no wider than `width` at spaces (its own line breaks kept),
+// so a note under a narrow plot wraps instead of running off both sides.
+QString wrap_lines(const QString& text, const QFont& font, int width) {
+    const QFontMetrics fm(font);
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -113,7 +164,7 @@ void HeatmapPlot::setColorRange(std::optional<double> lo, std::optional<double> 
 
 void HeatmapPlot::setTitle(const QString& title) {
     data_.title = title;
-    title_->setText(title);
+    fitTexts();
     replot();
 }
 
@@ -129,30 +180,43 @@ void HeatmapPlot::setLegendNoteVisible(bool visible) {
 }
 
 QString HeatmapPlot::displayedTitle() const {
-    return title_->text();
+    return data_.title;
+}
+
+QString HeatmapPlot::noteText() const {
+    return note_->text();
 }
 
 void HeatmapPlot::rebuild() {
-    title_->setText(data_.title);
     fillMap();
     labelAxes();
     updateMarks();
     applyColorRange();
     const bool empty = data_.row_count() == 0 || data_.column_count == 0;
     if (empty)
-        note_->setText(empty_text_);
+        note_text_ = empty_text_;
     else if (!note_visible_)
-        note_->setText(QString());
+        note_text_.clear();
     else if (data_.delta)
-        note_->setText(
-            tr("Blue: B faster, red: B slower.\nHatched: blank, a run has no samples there."));
+        note_text_ =
+            tr("Blue: B faster, red: B slower.\nHatched: blank, a run has no samples there.");
     else
-        note_->setText(tr("Hatched: blank, no samples (never 0).  Red outline: %2 above the "
-                          "row's SLA (1.2 x its peak %2 in the baseline, left of the dashed "
-                          "line).\n%1 and a corner mark: recalibrate (3 windows after the "
-                          "baseline above 0.9 x SLA).")
-                           .arg(kFlagMark.trimmed(), data_.value_name));
+        note_text_ = tr("Hatched: blank, no samples (never 0).  Red outline: %2 above the "
+                        "row's SLA (1.2 x its peak %2 in the baseline, left of the dashed "
+                        "line).\n%1 and a corner mark: recalibrate (3 windows after the "
+                        "baseline above 0.9 x SLA).")
+                         .arg(kFlagMark.trimmed(), data_.value_name);
+    fitTexts();
     replot();
+}
+
+// The title elided and the note wrapped to the plot's width: three plots side by side
+// on a laptop are narrower than either.
+void HeatmapPlot::fitTexts() {
+    // Title and note share the plot's column, left of the colour scale and its labels.
+    const int room = std::max(60, width() - kScaleRoom);
+    title_->setText(QFontMetrics(title_->font()).elidedText(data_.title, Qt::ElideMiddle, room));
+    note_->setText(wrap_lines(note_text_, note_->font(), room));
 }
 
 void HeatmapPlot::fillMap() {
@@ -188,11 +252,14 @@ void HeatmapPlot::labelAxes() {
     // labels come back unchanged.
     std::vector<std::string> full;
     for (const QString& l : data_.row_labels) full.push_back(l.toStdString());
-    const std::vector<std::string> shown = analysis::distinct_short_kernel_names(full);
+    QStringList shown;
+    for (const std::string& name : analysis::distinct_short_kernel_names(full))
+        shown << QString::fromStdString(name);
+    shown = elide_distinct(shown);
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
-        const QString label = QString::fromStdString(shown[r]);
-        rows->addTick(static_cast<double>(r), elide(label) + (flagged ? kFlagMark : QString()));
+        rows->addTick(static_cast<double>(r),
+                      shown[static_cast<int>(r)] + (flagged ? kFlagMark : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     cols->clear();
@@ -276,6 +343,7 @@ void HeatmapPlot::applyPalette() {
 
 void HeatmapPlot::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
+    fitTexts();
     labelAxes();
     replot(QCustomPlot::rpQueuedReplot);
 }

@@ -48,7 +48,10 @@ class HeatmapPlot : public QCustomPlot {
     // sample rate behind each cell); an empty function restores the default.
     using ToolTipFn = std::function<QString(std::size_t row, std::size_t column)>;
     void setCellToolTipFunction(ToolTipFn fn) { tooltip_fn_ = std::move(fn); }
+    // The whole title (drawn elided in the middle where the plot is narrower).
     QString displayedTitle() const;
+    // The note below the plot as drawn: wrapped to the plot's width.
+    QString noteText() const;
 
   signals:
     // A click on a cell: its row and column, then its window.
@@ -61,6 +64,7 @@ class HeatmapPlot : public QCustomPlot {
 
   private:
     void rebuild();
+    void fitTexts();
     void fillMap();
     void labelAxes();
     void updateMarks();
@@ -77,6 +81,7 @@ class HeatmapPlot : public QCustomPlot {
     bool log_scale_ = false;
     bool note_visible_ = true;
     QString empty_text_;
+    QString note_text_;  // unwrapped
     QCPTextElement* title_;
     QCPTextElement* note_;
     QCPColorMap* map_;
