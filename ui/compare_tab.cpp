@@ -1,5 +1,6 @@
 #include "compare_tab.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <array>
@@ -25,6 +27,7 @@
 #include "metric_delta_model.h"
 #include "row_table.h"
 #include "run_analyzer.h"
+#include "run_list_model.h"
 #include "run_title.h"
 #include "ui/plots/heatmap_plot.h"
 #include "ui/plots/plot_exporter.h"
@@ -77,6 +80,8 @@ CompareTab::Job run_diff(const trace::RunData& a, const trace::RunData& b,
 CompareTab::CompareTab(QWidget* parent)
     : RunTab(parent),
       stack_(new QStackedWidget(this)),
+      pick_a_(new QComboBox(this)),
+      pick_b_(new QComboBox(this)),
       empty_(new QLabel(this)),
       runs_(new QLabel(this)),
       status_(new QLabel(this)),
@@ -95,10 +100,22 @@ CompareTab::CompareTab(QWidget* parent)
     empty_->setWordWrap(true);
     empty_->setAlignment(Qt::AlignCenter);
     empty_->setText(
-        tr("Drop two files on the window, or one file on this tab, to compare them "
-           "as A and B.<br><br>A and B heatmaps on one shared colour scale, the delta "
-           "heatmap (B \u2212 A), the metric delta table with significance and a "
-           "sortable per-kernel delta table will appear here."));
+        tr("Pick runs A and B above from the open runs (two runs of one file too), or "
+           "right-click a run in the Runs list and choose Set as A or Set as B. Dropping two "
+           "files on the window, or one file on this tab, compares them as well.<br><br>A "
+           "and B heatmaps on one shared colour scale, the delta heatmap (B \u2212 A), the "
+           "metric delta table with significance and a sortable per-kernel delta table will "
+           "appear here."));
+    for (QComboBox* pick : {pick_a_, pick_b_}) {
+        // Long run names must not widen the window: the box elides, its list shows them whole.
+        pick->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        pick->setMinimumContentsLength(18);
+        pick->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    pick_a_->setObjectName(QStringLiteral("comparePickA"));
+    pick_b_->setObjectName(QStringLiteral("comparePickB"));
+    pick_a_->setToolTip(tr("Run A, the baseline"));
+    pick_b_->setToolTip(tr("Run B, compared with A"));
     runs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // Two run names and paths on one line made the window wider than the screen.
@@ -109,10 +126,20 @@ CompareTab::CompareTab(QWidget* parent)
     iteration_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     swap_->setToolTip(tr("Exchange runs A and B"));
     auto* page = new QWidget(this);
+    // The picks stay above both the comparison and the empty page.
+    auto* picks = new QHBoxLayout;
+    auto* label_a = new QLabel(tr("&A:"), this);
+    label_a->setBuddy(pick_a_);
+    auto* label_b = new QLabel(tr("&B:"), this);
+    label_b->setBuddy(pick_b_);
+    picks->addWidget(label_a);
+    picks->addWidget(pick_a_, 1);
+    picks->addWidget(label_b);
+    picks->addWidget(pick_b_, 1);
+    picks->addWidget(swap_);
+    picks->addWidget(export_);
     auto* bar = new QHBoxLayout;
     bar->addWidget(runs_, 1);
-    bar->addWidget(swap_);
-    bar->addWidget(export_);
     auto* split = new QSplitter(Qt::Vertical, page);
     split->addWidget(buildPlots());
     split->addWidget(buildTables());
@@ -128,8 +155,12 @@ CompareTab::CompareTab(QWidget* parent)
     stack_->addWidget(empty_);
     stack_->addWidget(page);
     auto* outer = new QVBoxLayout(this);
-    outer->addWidget(stack_);
+    outer->addLayout(picks);
+    outer->addWidget(stack_, 1);
     connect(swap_, &QPushButton::clicked, this, &CompareTab::swap);
+    connect(pick_a_, &QComboBox::activated, this, &CompareTab::picked);
+    connect(pick_b_, &QComboBox::activated, this, &CompareTab::picked);
+    fillPicks();
     connect(export_, &QPushButton::clicked, this, &CompareTab::exportPlot);
     connect(controls_, &HeatmapControls::specChanged, this, [this] {
         controls_->saveChoice();
@@ -189,18 +220,18 @@ QWidget* CompareTab::buildTables() {
     kl->setContentsMargins(0, 0, 0, 0);
     kl->addWidget(filter_);
     kl->addWidget(kernel_view_, 1);
-    // Engine iterations above the metrics, so the kernel table keeps half the width.
-    auto* left = new QSplitter(Qt::Vertical, this);
+    // The metrics, the kernels and the engine iterations as tabs: each table gets the
+    // whole width, so at a laptop's width no number is cut or scrolled away.
     iteration_pane_ = make_row_table(iterations_, this);
     iteration_pane_->setToolTip(
         tr("Engine iterations aligned by phase and index; the P50 delta split into GPU idle "
            "and GPU time per kernel role (per-iteration means; concurrent time shared)"));
-    left->addWidget(iteration_pane_);
-    left->addWidget(make_row_table(metrics_, this));
-    auto* tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(left);
-    tables->addWidget(kernels);
-    return tables;
+    tables_ = new QTabWidget(this);
+    tables_->setObjectName(QStringLiteral("compareTables"));
+    tables_->addTab(make_row_table(metrics_, this), tr("Metrics"));
+    tables_->addTab(kernels, tr("Kernels"));
+    tables_->addTab(iteration_pane_, tr("Engine iterations"));
+    return tables_;
 }
 
 void CompareTab::setUnit(plots::TimeUnit unit) {
@@ -226,6 +257,59 @@ void CompareTab::swap() {
     recompute();
 }
 
+void CompareTab::setRunList(RunListModel* runs) {
+    if (run_list_) disconnect(run_list_, nullptr, this, nullptr);
+    run_list_ = runs;
+    if (runs != nullptr)
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+            connect(runs, signal, this, &CompareTab::fillPicks);
+    if (runs != nullptr)
+        connect(runs, &QAbstractItemModel::modelReset, this, &CompareTab::fillPicks);
+    fillPicks();
+}
+
+// One entry per open run: its name and file, so two runs of one file read apart.
+void CompareTab::fillPicks() {
+    for (QComboBox* pick : {pick_a_, pick_b_}) {
+        const QSignalBlocker block(pick);
+        pick->clear();
+        pick->addItem(tr("(choose a run)"), -1);
+        const int rows = run_list_ ? run_list_->rowCount() : 0;
+        for (int row = 0; row < rows; ++row) {
+            const OpenRun& run = run_list_->run(row);
+            pick->addItem(tr("%1 \u2014 %2").arg(RunTitle::of(run), QFileInfo(run.path).fileName()),
+                          row);
+            pick->setItemData(pick->count() - 1, run.path, Qt::ToolTipRole);
+        }
+        pick->setEnabled(rows > 0);
+    }
+    showPicks();
+}
+
+// The boxes show A and B, wherever they were chosen.
+void CompareTab::showPicks() {
+    auto show = [this](QComboBox* pick, const OpenRun& run) {
+        const QSignalBlocker block(pick);
+        int index = 0;
+        for (int i = 1; run.valid() && run_list_ && i < pick->count(); ++i) {
+            const int row = pick->itemData(i).toInt();
+            if (row < run_list_->rowCount() && run_list_->run(row).data == run.data) index = i;
+        }
+        pick->setCurrentIndex(index);
+    };
+    show(pick_a_, a_);
+    show(pick_b_, b_);
+}
+
+void CompareTab::picked() {
+    if (!run_list_) return;
+    auto chosen = [this](const QComboBox* pick) {
+        const int row = pick->currentData().toInt();
+        return row >= 0 && row < run_list_->rowCount() ? run_list_->run(row) : OpenRun{};
+    };
+    compare(chosen(pick_a_), chosen(pick_b_));
+}
+
 QString CompareTab::statusText() const {
     return status_->text();
 }
@@ -235,16 +319,16 @@ QString CompareTab::iterationText() const {
 }
 
 bool CompareTab::showsIterations() const {
-    return !iteration_text_->isHidden() && !iteration_pane_->isHidden();
+    return !iteration_text_->isHidden() && tables_->isTabVisible(tables_->indexOf(iteration_pane_));
 }
 
 bool CompareTab::showsEmptyState() const {
     return stack_->currentWidget() == empty_;
 }
 
+// Where A or B came from; the boxes above name the runs.
 QString CompareTab::label(const OpenRun& run) const {
-    return RunTitle::of(run).toHtmlEscaped() +
-           QStringLiteral(" <span style='color:gray'>%1</span>").arg(run.path.toHtmlEscaped());
+    return QStringLiteral("<span style='color:gray'>%1</span>").arg(run.path.toHtmlEscaped());
 }
 
 void CompareTab::recompute() {
@@ -253,6 +337,8 @@ void CompareTab::recompute() {
     kernels_->setKernels({});
     showIterations({});
     export_->setEnabled(false);
+    swap_->setEnabled(a_.valid() || b_.valid());
+    showPicks();
     if (!a_.valid() || !b_.valid()) {
         waiting_ = false;
         query_->clear();
@@ -372,7 +458,7 @@ void CompareTab::showIterations(const analysis::IterationDiff& iterations) {
     for (const auto& d : iterations.phases) lines << QString::fromStdString(d.sentence);
     iteration_text_->setText(lines.join(QLatin1Char('\n')));
     iteration_text_->setHidden(iterations.empty());
-    iteration_pane_->setHidden(iterations.empty());
+    tables_->setTabVisible(tables_->indexOf(iteration_pane_), !iterations.empty());
 }
 
 void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
@@ -382,10 +468,8 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
     const QString metric = plots::HeatmapPlotData::metricLabel(ha.spec.metric);
     auto side = [&](const analysis::Heatmap& map, const OpenRun& run, const QString& which) {
         plots::HeatmapPlotData d = plots::HeatmapPlotData::fromHeatmap(map, run.index->min_time());
-        // The bar above names the runs in full; narrow plots get a short title.
-        QString name = RunTitle::of(run);
-        if (name.size() > 28) name = name.left(27) + QChar(0x2026);
-        d.title = QStringLiteral("%1: %2").arg(which, name);
+        // The boxes above name the runs in full; a narrow plot elides its title.
+        d.title = QStringLiteral("%1: %2").arg(which, RunTitle::of(run));
         return d;
     };
     plot_a_->setHeatmap(side(ha, a_, QStringLiteral("A")));

@@ -7,11 +7,13 @@
 #include "analysis/diff.h"
 #include "run_tab.h"
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 
 namespace tokenscope::ui::plots {
@@ -26,6 +28,7 @@ class IterationDeltaModel;
 class KernelDeltaModel;
 class MetricDeltaModel;
 class RunAnalyzer;
+class RunListModel;
 
 // The Compare tab (docs/compare.md): runs A and B from analysis::diff_runs
 // (computed off the GUI thread) on the analyses and heatmaps of A and B claimed from a
@@ -34,8 +37,10 @@ class RunAnalyzer;
 // scale, the B - A delta heatmap on a diverging scale, the metric delta table with
 // significance and a sortable, filterable per-kernel delta table (short kernel names,
 // the full name as tooltip). Runs with engine iterations get the iteration comparison
-// too: one sentence per phase and the per-phase table. Swap exchanges A and B. The
-// main window calls compare() for two dropped files.
+// too: one sentence per phase and the per-phase table. Swap exchanges A and B. A and B
+// are picked from the open runs (two boxes above the comparison, any two runs, two of one
+// file too), from the runs list's menu, or by dropping files; the main window calls
+// compare() for those.
 class CompareTab : public RunTab {
     Q_OBJECT
   public:
@@ -51,6 +56,13 @@ class CompareTab : public RunTab {
     bool queryBusy() const override;
     QString queryText() const override;
     void compare(const OpenRun& a, const OpenRun& b);
+    // One side, the other kept (the runs list's Set as A / Set as B).
+    void setRunA(const OpenRun& a) { compare(a, b_); }
+    void setRunB(const OpenRun& b) { compare(a_, b); }
+    // The open runs the A and B boxes offer (the window's runs list).
+    void setRunList(RunListModel* runs);
+    QComboBox* pickA() const { return pick_a_; }
+    QComboBox* pickB() const { return pick_b_; }
     const OpenRun& runA() const { return a_; }
     const OpenRun& runB() const { return b_; }
 
@@ -102,8 +114,14 @@ class CompareTab : public RunTab {
     void showHeatmaps(const analysis::RunDiff& diff);
     void showIterations(const analysis::IterationDiff& iterations);
     QString label(const OpenRun& run) const;
+    void fillPicks();
+    void showPicks();
+    void picked();
 
     QStackedWidget* stack_;
+    QComboBox* pick_a_;
+    QComboBox* pick_b_;
+    QPointer<RunListModel> run_list_;
     QLabel* empty_;
     QLabel* runs_;
     QLabel* status_;
@@ -118,6 +136,7 @@ class CompareTab : public RunTab {
     IterationDeltaModel* iterations_;
     QLabel* iteration_text_;
     QWidget* iteration_pane_ = nullptr;
+    QTabWidget* tables_ = nullptr;  // metrics, kernels, engine iterations
     QSortFilterProxyModel* kernel_proxy_;
     QTableView* kernel_view_ = nullptr;
     QLineEdit* filter_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QListView>
+#include <QMenu>
 #include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
@@ -29,6 +30,7 @@
 #include "run_analyzer.h"
 #include "run_launcher_dialog.h"
 #include "run_list_model.h"
+#include "run_title.h"
 #include "sample_run.h"
 #include "step_pattern_panel.h"
 #include "sweep_tab.h"
@@ -66,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     attribution_->useAnalyzer(analyzer_);
     heatmap_->useAnalyzer(analyzer_);
     compare_->useAnalyzer(analyzer_);
+    compare_->setRunList(runs_);
     menus_ = new WindowMenus(this);
     status_ = new WindowStatus(statusBar());
     connect(status_, &WindowStatus::cancelRequested, this, &MainWindow::cancelCurrent);
@@ -121,6 +124,15 @@ void MainWindow::buildDocks() {
     run_view_->setTextElideMode(Qt::ElideMiddle);
     run_view_->setWordWrap(false);
     run_view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Set as A / Set as B / Compare with: any two open runs, two runs of one file too.
+    run_view_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(run_view_, &QListView::customContextMenuRequested, this, [this](QPoint pos) {
+        const QModelIndex index = run_view_->indexAt(pos);
+        if (!index.isValid()) return;
+        QMenu* menu = runMenu(index.row());
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(run_view_->viewport()->mapToGlobal(pos));
+    });
     connect(run_view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
                 if (!replacing_) setCurrentRow(current.isValid() ? current.row() : -1);
@@ -147,6 +159,34 @@ void MainWindow::buildDocks() {
     right->setWidget(scroll);
     addDockWidget(Qt::RightDockWidgetArea, right);
     resizeDocks({runs_dock, right}, {220, 300}, Qt::Horizontal);
+}
+
+QMenu* MainWindow::runMenu(int row) {
+    auto* menu = new QMenu(this);
+    if (row < 0 || row >= runs_->rowCount()) return menu;
+    const OpenRun run = runs_->run(row);
+    auto show_compare = [this] { tabs_->setCurrentWidget(compare_); };
+    menu->addAction(tr("Set as &A"), this, [this, run, show_compare] {
+        compare_->setRunA(run);
+        show_compare();
+    });
+    menu->addAction(tr("Set as &B"), this, [this, run, show_compare] {
+        compare_->setRunB(run);
+        show_compare();
+    });
+    QMenu* with = menu->addMenu(tr("&Compare with"));
+    for (int other = 0; other < runs_->rowCount(); ++other) {
+        if (other == row) continue;
+        const OpenRun b = runs_->run(other);
+        with->addAction(
+            QStringLiteral("%1 \u2014 %2").arg(RunTitle::of(b), QFileInfo(b.path).fileName()), this,
+            [this, run, b, show_compare] {
+                compare_->compare(run, b);
+                show_compare();
+            });
+    }
+    with->setEnabled(!with->isEmpty());
+    return menu;
 }
 
 QString MainWindow::screenKey() const {

@@ -9,6 +9,7 @@
 #include "ui/plots/time_format.h"
 
 class QListView;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
@@ -80,6 +81,9 @@ class MainWindow : public QMainWindow {
     // Breakdown tab and the Attribution dock, A and B for Compare).
     RunAnalyzer* analyzer() const { return analyzer_; }
 
+    // The runs list's menu for `row`: Set as A, Set as B, Compare with (each other open
+    // run). The caller shows and deletes it.
+    QMenu* runMenu(int row);
     // Where the window's size and dock layout are kept: "window/WxH", the available
     // size of the screen it is on.
     QString screenKey() const;
