@@ -314,6 +314,10 @@ DecodeResult CudaDecodeRunner::run(const RunnerHooks& hooks) {
     return impl_->run(hooks);
 }
 
+std::string CudaDecodeRunner::kernels_description() const {
+    return "built-in kernels (split-k GEMV, tiled GEMM)";
+}
+
 std::vector<std::vector<std::int32_t>> CudaDecodeRunner::default_prompts(
     const ModelShape& shape, const DecodeConfig& config) {
     std::vector<std::vector<std::int32_t>> prompts(static_cast<std::size_t>(config.batch));

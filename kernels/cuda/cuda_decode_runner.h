@@ -83,6 +83,8 @@ class CudaDecodeRunner {
     void set_prompts(std::vector<std::vector<std::int32_t>> prompts);
     // Runs the whole decode once; may be called again (the KV cache is rebuilt by prefill).
     DecodeResult run(const RunnerHooks& hooks = {});
+    // What computes the projections and the LM head, for reports and run descriptions.
+    std::string kernels_description() const;
 
     // Seeded prompts, the CPU reference's: request by request, SplitMix64(seed ^ kPromptStream)
     // draws % vocab (kernels/cpu/reference_decoder.h).

@@ -37,6 +37,17 @@ TEST(GpuOverhead, BadArgumentsExitTwoNamingTheProblem) {
     std::ostringstream out2, err2;
     EXPECT_EQ(gpu_overhead_main({"--frobnicate", "1"}, out2, err2, no_driver), 2);
     EXPECT_NE(err2.str().find("unknown option --frobnicate"), std::string::npos);
+    std::ostringstream out3, err3;
+    EXPECT_EQ(gpu_overhead_main({"--prompt", "0"}, out3, err3, no_driver), 2);
+    EXPECT_NE(err3.str().find("--prompt"), std::string::npos) << err3.str();
+}
+
+TEST(GpuOverhead, PromptAndCudaGraphsAreOptions) {
+    std::ostringstream out, err;
+    EXPECT_EQ(gpu_overhead_main({"--cuda-graphs", "--prompt", "512", "--batch", "8"}, out, err,
+                                no_driver),
+              3);
+    EXPECT_NE(err.str().find("no GPU"), std::string::npos) << err.str();
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/build" "$stage/lib"
 
 programs=(app/cli/tokenscope-cli profiler/capture/inject/libtokenscope_inject.so
-          kernels/cuda/tokenscope-gpu-check profiler/capture/cupti/tokenscope-gpu-overhead)
+          kernels/cuda/tokenscope-gpu-check kernels/cuda/tokenscope-gpu-decode
+          profiler/capture/cupti/tokenscope-gpu-overhead)
 while IFS= read -r t; do programs+=("${t#"$build"/}"); done < <(
     find "$build/tests" -type f -executable \
         \( -name 'kernels_cuda_*' -o -name 'capture_*_test' -o -name 'cupti_*_test' \) | sort)

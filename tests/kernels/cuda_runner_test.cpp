@@ -8,6 +8,7 @@
 #include "kernels/cuda/counter_draw.h"
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/cuda/gpu_check.h"
+#include "kernels/cuda/gpu_decode.h"
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -30,6 +31,29 @@ TEST(CudaGpuCheck, BadUsageIsStatus1NamingTheProblem) {
     EXPECT_NE(err.str().find("unknown model 'nosuch'"), std::string::npos) << err.str();
     const std::vector<std::string> dangling{"--batch"};
     EXPECT_EQ(run_gpu_check(dangling, out, err), 1);
+}
+
+TEST(CudaGpuDecode, SaysNoGpuWithStatus3) {
+    if (have_gpu()) GTEST_SKIP() << "a GPU is present";
+    std::ostringstream out, err;
+    EXPECT_EQ(run_gpu_decode({}, out, err), 3);
+    EXPECT_EQ(err.str(), "tokenscope-gpu-decode: no GPU\n");
+    EXPECT_TRUE(out.str().empty());
+}
+
+TEST(CudaGpuDecode, BadUsageIsStatus1NamingTheProblem) {
+    std::ostringstream out, err;
+    const std::vector<std::string> repeats{"--repeats", "0"};
+    EXPECT_EQ(run_gpu_decode(repeats, out, err), 1);
+    EXPECT_NE(err.str().find("--repeats must be at least 1"), std::string::npos) << err.str();
+    std::ostringstream err2;
+    const std::vector<std::string> batch{"--model", "tiny", "--batch", "0"};
+    EXPECT_EQ(run_gpu_decode(batch, out, err2), 1);
+    EXPECT_NE(err2.str().find("batch"), std::string::npos) << err2.str();
+    std::ostringstream err3;
+    const std::vector<std::string> unknown{"--frobnicate", "1"};
+    EXPECT_EQ(run_gpu_decode(unknown, out, err3), 1);
+    EXPECT_NE(err3.str().find("unknown option --frobnicate"), std::string::npos) << err3.str();
 }
 
 TEST(CudaGpuCheck, TolerancesPerDtype) {

@@ -32,6 +32,10 @@ Options parse(const std::vector<std::string>& args) {
     o.config.model = "tiny";
     o.out = "/tmp/tokenscope-gpu-overhead-" + std::to_string(getpid()) + ".tokenscope";
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--cuda-graphs") {
+            o.config.cuda_graphs = true;
+            continue;
+        }
         if (i + 1 >= args.size()) throw std::invalid_argument("missing value after " + args[i]);
         const std::string& key = args[i];
         const std::string& value = args[++i];
@@ -39,11 +43,13 @@ Options parse(const std::vector<std::string>& args) {
             o.config.model = value;
         } else if (key == "--out") {
             o.out = value;
-        } else if (key == "--tokens" || key == "--batch" || key == "--repeats") {
+        } else if (key == "--tokens" || key == "--batch" || key == "--repeats" ||
+                   key == "--prompt") {
             const long n = std::stol(value);
             if (n < 1) throw std::invalid_argument(key + " must be at least 1");
             if (key == "--tokens") o.config.decode.new_tokens = n;
             if (key == "--batch") o.config.decode.batch = n;
+            if (key == "--prompt") o.config.decode.prompt_len = n;
             if (key == "--repeats") o.repeats = static_cast<int>(n);
         } else {
             throw std::invalid_argument("unknown option " + key);
@@ -104,8 +110,10 @@ int gpu_overhead_main(const std::vector<std::string>& args, std::ostream& out, s
         }
         const double p = median(plain);
         const double t = median(traced);
-        out << "model " << o.config.model << ", " << o.config.decode.new_tokens << " tokens, "
-            << o.repeats << " runs each (traced runs in " << o.out << ")\n"
+        out << "model " << o.config.model << ", batch " << o.config.decode.batch << ", prompt "
+            << o.config.decode.prompt_len << ", " << o.config.decode.new_tokens << " tokens"
+            << (o.config.cuda_graphs ? ", decode as CUDA graphs" : "") << ", " << o.repeats
+            << " runs each (traced runs in " << o.out << ")\n"
             << "median TPOT untraced_us " << p / 1e3 << "\n"
             << "median TPOT traced_us " << t / 1e3 << "\n"
             << "tpot_overhead_ratio " << (p > 0 ? t / p : 0.0) << '\n';
