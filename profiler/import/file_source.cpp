@@ -1,6 +1,7 @@
 #include "file_source.h"
 
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -8,8 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "import_error.h"
+#include "trace/memory_budget.h"
 
 namespace tokenscope::import {
 namespace {
@@ -22,6 +25,17 @@ bool is_gzip_magic(std::string_view bytes) {
     return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
+
+// Bytes kept allocated past the end of a whole inflated buffer, so a reader that
+// looks ahead (simdjson reads up to 64 bytes past a document) stays inside it.
+constexpr std::size_t kWholePadding = 64;
+// DEFLATE expands at most 1032:1, so no gzip file inflates to more than this many
+// times its size, whatever its trailer claims.
+constexpr std::uint64_t kMaxInflateRatio = 1032;
+
+struct DecompressorDeleter {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
 
 }  // namespace
 
@@ -44,6 +58,24 @@ FileSource::FileSource(const std::string& path, std::size_t chunk_size)
         }
         zstream_ = z;
     }
+    if (!S_ISREG(st.st_mode)) return;
+    share_ = trace::MemoryBudget(path_).limit() / 2;
+    if (!gzip_ || file_size_ < 20) return;
+    // Inflate whole when the compressed and decompressed bytes fit half the budget
+    // (the other half is the import's). The trailer's ISIZE is the last member's size
+    // modulo 4 GiB: exact for the usual one member, else a guess that may grow.
+    const std::uint64_t c = static_cast<std::uint64_t>(file_size_);
+    unsigned char tail[4] = {};
+    if (::pread(fd_, tail, 4, static_cast<off_t>(file_size_ - 4)) != 4) return;
+    const std::uint64_t isize = std::uint64_t{tail[0]} | std::uint64_t{tail[1]} << 8 |
+                                std::uint64_t{tail[2]} << 16 | std::uint64_t{tail[3]} << 24;
+    if (share_ <= c) return;
+    whole_limit_ = std::min(share_ - c, c * kMaxInflateRatio);
+    // An incompressible member still inflates to about its own size, never much less.
+    const bool plausible = isize + 64 + c / 100 >= c && isize <= c * kMaxInflateRatio;
+    if (plausible && isize > whole_limit_) return;  // it says it does not fit
+    whole_guess_ = plausible ? std::max<std::uint64_t>(isize, 1) : std::min(c * 8, whole_limit_);
+    whole_ = whole_guess_ <= whole_limit_;
 }
 
 FileSource::~FileSource() {
@@ -77,11 +109,78 @@ bool FileSource::refill_input() {
     return got > 0;
 }
 
+std::int64_t FileSource::file_consumed() const {
+    if (!whole_done_) return consumed_;
+    if (handed_ >= produced_) return file_size_;
+    return static_cast<std::int64_t>(static_cast<double>(file_size_) *
+                                     static_cast<double>(handed_) / static_cast<double>(produced_));
+}
+
+std::string FileSource::read_raw_file() const {
+    std::string raw;
+    raw.reserve(static_cast<std::size_t>(file_size_) + kWholePadding);
+    raw.resize(static_cast<std::size_t>(file_size_));
+    std::size_t got = 0;
+    while (got < raw.size()) {
+        ssize_t n = ::pread(fd_, raw.data() + got, raw.size() - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) fail(std::string("read error: ") + std::strerror(errno));
+        if (n == 0) break;  // shrank while open: what is there, the rest is reported as cut
+        got += static_cast<std::size_t>(n);
+    }
+    raw.resize(got);
+    return raw;
+}
+
+// Every member at once with libdeflate into one buffer. Anything it does not take
+// (damage, data after a member, a buffer that would outgrow the budget) leaves the
+// source as it was, to be streamed by zlib, which then reports the damage in its
+// words and at its byte. Only called before any data was handed out.
+bool FileSource::inflate_whole() {
+    std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> d(
+        libdeflate_alloc_decompressor());
+    if (!d) return false;
+    const std::string raw = read_raw_file();
+    std::uint64_t cap = whole_guess_;
+    std::string out;
+    out.resize(static_cast<std::size_t>(cap) + kWholePadding);
+    std::size_t in_at = 0, out_at = 0;
+    while (in_at < raw.size()) {
+        std::string_view rest(raw.data() + in_at, raw.size() - in_at);
+        if (!is_gzip_magic(rest)) {
+            // Zero padding after the last member (tape blocks) is accepted.
+            if (rest.find_first_not_of('\0') != std::string_view::npos) return false;
+            break;
+        }
+        std::size_t in_used = 0, out_used = 0;
+        libdeflate_result r = libdeflate_gzip_decompress_ex(
+            d.get(), rest.data(), rest.size(), out.data() + out_at,
+            static_cast<std::size_t>(cap) - out_at, &in_used, &out_used);
+        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+            if (cap >= whole_limit_) return false;
+            cap = std::min(cap * 2, whole_limit_);
+            out.resize(static_cast<std::size_t>(cap) + kWholePadding);
+            continue;  // this member again, into the larger buffer
+        }
+        if (r != LIBDEFLATE_SUCCESS || in_used == 0) return false;
+        in_at += in_used;
+        out_at += out_used;
+    }
+    out.resize(out_at);  // the capacity keeps the padding
+    pending_ = std::move(out);
+    pending_pos_ = 0;
+    produced_ = static_cast<std::int64_t>(out_at);
+    consumed_ = file_size_;
+    whole_done_ = true;
+    return true;
+}
+
 bool FileSource::fill() {
     if (pending_pos_ > 0) {
         pending_.erase(0, pending_pos_);
         pending_pos_ = 0;
     }
+    if (whole_done_) return false;
     if (gzip_) return fill_gzip();
     if (in_pos_ == in_.size() && !refill_input()) return false;
     pending_.append(in_, in_pos_, std::string::npos);
@@ -150,14 +249,50 @@ std::string_view FileSource::head(std::size_t n) {
 }
 
 std::string_view FileSource::next_chunk() {
+    if (whole_ && !whole_done_ && !inflate_whole()) whole_ = false;
     if (pending_size() == 0 && !fill()) return {};
-    out_.assign(pending_, pending_pos_, std::string::npos);
+    std::size_t n = std::min(chunk_, pending_size());
+    std::string_view piece(pending_.data() + pending_pos_, n);
+    pending_pos_ += n;
+    handed_ += static_cast<std::int64_t>(n);
+    return piece;
+}
+
+bool FileSource::take_whole(std::string& out, std::uint64_t max_bytes) {
+    if (handed_ > 0) return false;
+    if (!gzip_) {
+        const auto size = static_cast<std::uint64_t>(file_size_);
+        if (share_ == 0 || size > share_ || size > max_bytes) return false;
+        std::string text = read_raw_file();  // padded
+        produced_ = handed_ = static_cast<std::int64_t>(text.size());
+        consumed_ = file_size_;
+        raw_eof_ = true;
+        in_.clear();
+        in_pos_ = 0;
+        pending_.clear();
+        pending_pos_ = 0;
+        out = std::move(text);
+        return true;
+    }
+    if (whole_ && !whole_done_ && !inflate_whole()) whole_ = false;
+    if (!whole_done_ || static_cast<std::uint64_t>(produced_) > max_bytes) return false;
+    out = std::move(pending_);
     pending_.clear();
     pending_pos_ = 0;
-    return out_;
+    handed_ = produced_;
+    return true;
 }
 
 std::string FileSource::read_all(const trace::ProgressFn& progress) {
+    if (whole_ && !whole_done_ && !inflate_whole()) whole_ = false;
+    if (whole_done_) {
+        std::string all = pending_pos_ == 0 ? std::move(pending_) : pending_.substr(pending_pos_);
+        pending_.clear();
+        pending_pos_ = 0;
+        handed_ = produced_;
+        if (progress && !progress(file_size_, file_size_)) throw trace::Cancelled();
+        return all;
+    }
     std::string all;
     if (!gzip_) all.reserve(static_cast<std::size_t>(file_size_));
     for (std::string_view piece = next_chunk(); !piece.empty(); piece = next_chunk()) {

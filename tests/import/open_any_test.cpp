@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -78,6 +79,58 @@ TEST(FileSource, GzipWithSeveralMembersReadsAsOneStream) {
     EXPECT_EQ(src.file_consumed(), static_cast<std::int64_t>(std::filesystem::file_size(path)));
     FileSource whole(path);
     EXPECT_EQ(whole.read_all(), a + b + c);
+}
+
+// What libdeflate inflates whole, zlib streams byte for byte the same: one member
+// whose trailer gives its size, several (the buffer grows from the last one's
+// size), zero padding after them; under a small memory budget the file streams.
+TEST(FileSource, WholeInflateAndStreamingAgree) {
+    std::string path = temp_path("whole.json.gz");
+    std::filesystem::remove(path);
+    std::string a = pattern_text(300000), b = pattern_text(70000) + "end";
+    append_gzip_member(path, a);
+    {
+        FileSource one(path);
+        EXPECT_EQ(one.read_all(), a);
+        EXPECT_TRUE(one.inflated_whole());
+    }
+    append_gzip_member(path, b);
+    { std::ofstream(path, std::ios::binary | std::ios::app) << std::string(512, '\0'); }
+    FileSource whole(path, 4096);
+    EXPECT_EQ(whole.head(10), a.substr(0, 10));
+    std::string got;
+    std::int64_t last_consumed = 0;
+    for (auto piece = whole.next_chunk(); !piece.empty(); piece = whole.next_chunk()) {
+        EXPECT_LE(piece.size(), 4096u);
+        got += piece;
+        EXPECT_GE(whole.file_consumed(), last_consumed);  // progress moves, never back
+        last_consumed = whole.file_consumed();
+    }
+    EXPECT_TRUE(whole.inflated_whole());
+    EXPECT_EQ(got, a + b);
+    EXPECT_EQ(whole.file_consumed(), whole.file_size());
+
+    ::setenv("TOKENSCOPE_MEMORY_LIMIT", "64K", 1);
+    FileSource streamed(path, 4096);
+    std::string streamed_text = read_in_chunks(streamed);
+    ::unsetenv("TOKENSCOPE_MEMORY_LIMIT");
+    EXPECT_FALSE(streamed.inflated_whole());
+    EXPECT_EQ(streamed_text, a + b);
+}
+
+// Data after the last member is refused in zlib's words, whichever reader met it first.
+TEST(FileSource, DataAfterTheLastMemberIsReported) {
+    std::string path = temp_path("trailing.json.gz");
+    std::filesystem::remove(path);
+    append_gzip_member(path, pattern_text(5000));
+    { std::ofstream(path, std::ios::binary | std::ios::app) << "garbage"; }
+    std::string msg = error_of([&] {
+        FileSource src(path);
+        src.read_all();
+    });
+    EXPECT_NE(msg.find(path + ": corrupt gzip stream: unexpected data after member at byte"),
+              std::string::npos)
+        << msg;
 }
 
 TEST(FileSource, TruncatedGzipIsReported) {
