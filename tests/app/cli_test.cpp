@@ -16,6 +16,7 @@
 
 #include "kernels/decode_planner.h"
 #include "kernels/model_shape.h"
+#include "support/fixtures.h"
 
 namespace {
 
@@ -177,7 +178,7 @@ TEST_F(Cli, GpuBackendsWithoutADriverExitThree) {
 // The minimal Kineto fixture: 4 kernels, each with grid and block args (README).
 TEST_F(Cli, InfoCountsKernelLaunchesOfAnImportedTrace) {
     const std::string trace = TOKENSCOPE_FIXTURES_DIR "/kineto/hta_inference_rank_1.json.gz";
-    if (!fs::exists(trace)) GTEST_SKIP() << "fixture missing: " << trace;
+    TOKENSCOPE_NEED_FIXTURE_FILE(trace);
     auto j = json_of("info --progress none --json " + trace);
     ASSERT_EQ(j["runs"].size(), 1u);
     EXPECT_EQ(j["runs"][0]["kernel_launches"], 4);

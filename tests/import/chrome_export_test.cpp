@@ -14,6 +14,7 @@
 #include "import/nsys/nsys_importer.h"
 #include "nsys_test_db.h"
 #include "support/activity_builder.h"
+#include "support/fixtures.h"
 
 namespace tokenscope::import {
 namespace {
@@ -121,7 +122,7 @@ TEST(ChromeExport, FlopsAreIntegersInTheirShortestDigits) {
 
 // The fixture: one X event per activity, names of every lane present.
 TEST(ChromeExport, FixtureExportHasOneEventPerActivity) {
-    if (!std::filesystem::exists(kFixture)) GTEST_SKIP();
+    TOKENSCOPE_NEED_FIXTURE_FILE(kFixture);
     auto run = NsysImporter().import(kFixture, {}, {});
     auto doc = nlohmann::json::parse(export_text(run));
     std::int64_t x = 0, s = 0;
@@ -176,7 +177,8 @@ TEST(ChromeExport, RoundTripThroughKinetoImporterKeepsActivities) {
 
 TEST(ChromeExport, FixtureRoundTripThroughKinetoImporter) {
     const Importer* kineto = default_registry().find("kineto");
-    if (kineto == nullptr || !std::filesystem::exists(kFixture)) GTEST_SKIP();
+    if (kineto == nullptr) GTEST_SKIP() << "Kineto importer not built yet";
+    TOKENSCOPE_NEED_FIXTURE_FILE(kFixture);
     auto run = NsysImporter().import(kFixture, {}, {});
     std::string path = testing::temp_path("fixture_roundtrip.json");
     exporter::ChromeTraceWriter(run).write_file(path);

@@ -13,6 +13,7 @@
 #include "import/nsys/nsys_importer.h"
 #include "kineto_test_util.h"
 #include "nsys_test_db.h"
+#include "support/fixtures.h"
 
 namespace tokenscope::import {
 namespace {
@@ -33,9 +34,7 @@ class NsysLaunches : public ::testing::Test {
         delete run_;
         run_ = nullptr;
     }
-    void SetUp() override {
-        if (run_ == nullptr) GTEST_SKIP() << "fixture missing: " << kNsys;
-    }
+    void SetUp() override { TOKENSCOPE_NEED_FIXTURE_FILE(kNsys); }
     static std::int64_t sql(const std::string& q) { return sql_int(kNsys, q); }
     static trace::RunData* run_;
 };
@@ -93,7 +92,7 @@ TEST_F(NsysLaunches, FirstKernelsMatchTheirRows) {
 }
 
 TEST(KinetoLaunches, FixtureKernelsAreKeyedByTheirCorrelation) {
-    if (!std::filesystem::exists(kKineto)) GTEST_SKIP() << "fixture missing: " << kKineto;
+    TOKENSCOPE_NEED_FIXTURE_FILE(kKineto);
     trace::RunData run = KinetoImporter().import(kKineto, {}, {});
     EXPECT_EQ(run.launches.size(), 4350u);  // README: 4,350 kernels, each with grid and block
     // Read from the JSON: the first kernel, and the first with shared memory (a cuDNN conv).
@@ -152,7 +151,7 @@ TEST(ChromeLaunches, RoundTripThroughKinetoKeepsLaunches) {
 }
 
 TEST(ChromeLaunches, NsysFixtureRoundTripKeepsEveryLaunch) {
-    if (!std::filesystem::exists(kNsys)) GTEST_SKIP() << "fixture missing: " << kNsys;
+    TOKENSCOPE_NEED_FIXTURE_FILE(kNsys);
     const trace::RunData run = NsysImporter().import(kNsys, {}, {});
     std::string path = testing::temp_path("launch_fixture_roundtrip.json");
     exporter::ChromeTraceWriter(run).write_file(path);

@@ -13,6 +13,7 @@
 #include "import/open_any.h"
 #include "nsys_test_db.h"
 #include "store/untrusted_sqlite.h"
+#include "support/fixtures.h"
 
 namespace tokenscope::import {
 namespace {
@@ -91,7 +92,7 @@ TEST(NsysUntrusted, CorruptPageIsReportedBeforeImporting) {
 TEST(NsysUntrusted, LargestFixturePassesTheChecksQuickly) {
     std::string fixture =
         std::string(TOKENSCOPE_FIXTURES_DIR) + "/nsys/pipit_a100x4_cloverleaf.sqlite";
-    if (!std::filesystem::exists(fixture)) GTEST_SKIP() << "no fixture " << fixture;
+    TOKENSCOPE_NEED_FIXTURE_FILE(fixture);
     sqlite3* db = nullptr;
     std::string uri = "file:" + fixture + "?mode=ro&immutable=1";
     ASSERT_EQ(sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr),

@@ -11,6 +11,7 @@
 #include "import/import_error.h"
 #include "import/open_any.h"
 #include "nsys_test_db.h"
+#include "support/fixtures.h"
 
 namespace tokenscope::import {
 namespace {
@@ -181,7 +182,7 @@ TEST(FileSource, ReadAllReportsProgressAndCancels) {
 }
 
 TEST(OpenAny, NsysFixtureGivesOneRun) {
-    if (!std::filesystem::exists(kFixture)) GTEST_SKIP();
+    TOKENSCOPE_NEED_FIXTURE_FILE(kFixture);
     auto runs = open_any(kFixture);
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].info.source, trace::Source::Nsys);
@@ -191,7 +192,7 @@ TEST(OpenAny, NsysFixtureGivesOneRun) {
 }
 
 TEST(OpenAny, ImportFilesWritesATokenscopeFileThatOpensAgain) {
-    if (!std::filesystem::exists(kFixture)) GTEST_SKIP();
+    TOKENSCOPE_NEED_FIXTURE_FILE(kFixture);
     std::string out = temp_path("imported.tokenscope");
     std::filesystem::remove(out);
     auto ids = import_files({kFixture, kFixture}, out);
@@ -212,7 +213,7 @@ TEST(OpenAny, ImportFilesWritesATokenscopeFileThatOpensAgain) {
 }
 
 TEST(OpenAny, ImportFilesWithABadInputWritesNothing) {
-    if (!std::filesystem::exists(kFixture)) GTEST_SKIP();
+    TOKENSCOPE_NEED_FIXTURE_FILE(kFixture);
     std::string out = temp_path("never.tokenscope");
     std::filesystem::remove(out);
     std::string bad = temp_path("bad.json");
