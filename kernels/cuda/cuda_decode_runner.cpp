@@ -15,6 +15,7 @@
 #include "decode_schedule.h"
 #include "device_model.h"
 #include "device_workspace.h"
+#include "matmul_engine.h"
 #include "pass_launcher.h"
 #include "pinned_buffer.h"
 
@@ -47,8 +48,13 @@ struct StreamSet {
     }
 };
 
-// One executable graph replayed for every decode iteration: each capture either
-// updates it in place or, when its topology changed, replaces it.
+// Decode iterations as CUDA graphs. Greedy and top-k decode are captured once per
+// slot (the parity of the iteration: the sampler's output buffer alternates), with the
+// kernels reading the context length and the iteration from device memory, and then
+// replayed as they are: no host work per step but the launch. Other strategies change
+// shape from step to step (beam search swaps caches, speculative decoding verifies
+// several rows): each iteration is captured anew and updates one executable graph in
+// place (cudaGraphExecUpdate), or replaces it when its topology changed.
 class GraphReplay {
   public:
     GraphReplay() = default;
@@ -56,11 +62,51 @@ class GraphReplay {
     GraphReplay& operator=(const GraphReplay&) = delete;
     ~GraphReplay() {
         if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+        for (auto* e : kept_)
+            if (e != nullptr) cudaGraphExecDestroy(e);
     }
 
-    // Records what `enqueue` puts on `stream` and launches it as one graph.
+    // Launches the graph kept under `slot` (0 or 1), capturing it first with `enqueue`
+    // when there is none; slot < 0: captures `enqueue` anew into the shared executable
+    // graph. Returns the kernels per plan entry that `enqueue` reported at capture.
     template <typename Enqueue>
-    void launch(cudaStream_t stream, Enqueue&& enqueue) {
+    std::vector<std::int32_t> launch(cudaStream_t stream, int slot, Enqueue&& enqueue) {
+        if (slot >= 0 && kept_[slot] != nullptr) {
+            check_cuda(cudaGraphLaunch(kept_[slot], stream), "cudaGraphLaunch");
+            ++launches_;
+            return kept_counts_[slot];
+        }
+        std::vector<std::int32_t> counts;
+        cudaGraph_t graph = capture(stream, [&] { counts = enqueue(); });
+        cudaGraphExec_t& exec = slot >= 0 ? kept_[slot] : exec_;
+        if (exec != nullptr) {
+            cudaGraphExecUpdateResultInfo info{};
+            if (cudaGraphExecUpdate(exec, graph, &info) != cudaSuccess) {
+                cudaGetLastError();  // an update refused is not an error: instantiate anew
+                cudaGraphExecDestroy(exec);
+                exec = nullptr;
+            }
+        }
+        if (exec == nullptr) {
+            const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+            if (made != cudaSuccess) cudaGraphDestroy(graph);
+            check_cuda(made, "cudaGraphInstantiate");
+            ++instantiations_;
+        }
+        cudaGraphDestroy(graph);
+        if (slot >= 0) kept_counts_[slot] = counts;
+        check_cuda(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+        ++launches_;
+        return counts;
+    }
+    // Counted from here on (per run()).
+    void restart_counts() { launches_ = instantiations_ = 0; }
+    std::int32_t launches() const { return launches_; }
+    std::int32_t instantiations() const { return instantiations_; }
+
+  private:
+    template <typename Enqueue>
+    static cudaGraph_t capture(cudaStream_t stream, Enqueue&& enqueue) {
         check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
                    "cudaStreamBeginCapture");
         cudaGraph_t graph = nullptr;
@@ -72,29 +118,12 @@ class GraphReplay {
             throw;
         }
         check_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
-        if (exec_ != nullptr) {
-            cudaGraphExecUpdateResultInfo info{};
-            if (cudaGraphExecUpdate(exec_, graph, &info) != cudaSuccess) {
-                cudaGetLastError();  // an update refused is not an error: instantiate anew
-                cudaGraphExecDestroy(exec_);
-                exec_ = nullptr;
-            }
-        }
-        if (exec_ == nullptr) {
-            const cudaError_t made = cudaGraphInstantiate(&exec_, graph, 0);
-            if (made != cudaSuccess) cudaGraphDestroy(graph);
-            check_cuda(made, "cudaGraphInstantiate");
-            ++instantiations_;
-        }
-        cudaGraphDestroy(graph);
-        check_cuda(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
-        ++launches_;
+        return graph;
     }
-    std::int32_t launches() const { return launches_; }
-    std::int32_t instantiations() const { return instantiations_; }
 
-  private:
     cudaGraphExec_t exec_ = nullptr;
+    cudaGraphExec_t kept_[2] = {nullptr, nullptr};
+    std::vector<std::int32_t> kept_counts_[2];
     std::int32_t launches_ = 0;
     std::int32_t instantiations_ = 0;
 };
@@ -107,10 +136,17 @@ struct CudaDecodeRunner::Impl {
         model = std::make_unique<DeviceModel>(shape, config.seed, schedule.cache_capacity(),
                                               streams.compute);
         ws = std::make_unique<DeviceWorkspace>(schedule);
-        launcher = std::make_unique<PassLauncher>(schedule, *model, *ws, streams.compute);
+        matmuls = std::make_unique<MatmulEngine>();
+        launcher = std::make_unique<PassLauncher>(schedule, *model, *ws, *matmuls, streams.compute);
+        // Every product's algorithm chosen, and its kernels counted, before any tracer or
+        // graph capture sees a call.
+        launcher->prepare(schedule.prefill());
+        if (config.new_tokens > 1) launcher->prepare(schedule.decode(1, config.prompt_len, 1));
         const std::size_t seqs = static_cast<std::size_t>(config.sequences());
         host_ids = std::make_unique<PinnedBuffer>(
-            seqs * static_cast<std::size_t>(config.prompt_len) * 4, "token ids");
+            std::max(seqs * static_cast<std::size_t>(config.prompt_len) * 4,
+                     ws->step_state_offset() + DeviceWorkspace::kStepStateBytes),
+            "token ids");
         host_out = std::make_unique<PinnedBuffer>(
             seqs * static_cast<std::size_t>(ws->id_slots()) * 4 + seqs * 12, "sampled ids");
         prompts = default_prompts(shape, config);
@@ -133,13 +169,20 @@ struct CudaDecodeRunner::Impl {
     StreamSet streams;
     std::unique_ptr<DeviceModel> model;
     std::unique_ptr<DeviceWorkspace> ws;
+    std::unique_ptr<MatmulEngine> matmuls;
     std::unique_ptr<PassLauncher> launcher;
     std::unique_ptr<PinnedBuffer> host_ids, host_out;
     std::vector<std::vector<std::int32_t>> prompts;
     std::unique_ptr<BeamHistory> beams;
     std::int64_t generated = 0;  // tokens per request so far
     bool cuda_graphs = false;
-    std::unique_ptr<GraphReplay> graphs;  // per run(), with cuda_graphs
+    std::unique_ptr<GraphReplay> graphs;  // with cuda_graphs; kept graphs outlive a run()
+
+    // Greedy and top-k decode replay one graph per parity (GraphReplay).
+    bool replays_kept_graphs() const {
+        const Strategy st = schedule.config().strategy;
+        return st == Strategy::Greedy || st == Strategy::TopK;
+    }
 };
 
 void CudaDecodeRunner::Impl::upload_prompts() {
@@ -160,7 +203,9 @@ DecodeResult CudaDecodeRunner::Impl::run(const RunnerHooks& hooks) {
     r.emission_ns.resize(static_cast<std::size_t>(c.batch));
     if (c.strategy == Strategy::Beam) beams = std::make_unique<BeamHistory>(c.batch, c.beams);
     generated = 0;
-    graphs = cuda_graphs ? std::make_unique<GraphReplay>() : nullptr;
+    if (!cuda_graphs) graphs.reset();
+    if (cuda_graphs && !graphs) graphs = std::make_unique<GraphReplay>();
+    if (graphs) graphs->restart_counts();
     std::vector<nvtxRangeId_t> request_ranges;
     for (std::int64_t q = 0; q < c.batch; ++q)
         request_ranges.push_back(nvtxRangeStartA(("request " + std::to_string(q)).c_str()));
@@ -199,16 +244,32 @@ IterationTiming CudaDecodeRunner::Impl::execute(const ScheduledIteration& it,
     const std::string name = it.plan.prefill ? "prefill" : "decode step " + std::to_string(t.index);
     nvtxRangePushA(name.c_str());
     void* ids_dst = it.plan.prefill ? ws->prompt_ids.get() : ws->ids.get();
-    check_cuda(cudaMemcpyAsync(ids_dst, host_ids->as<void>(), it.plan.h2d_bytes,
-                               cudaMemcpyHostToDevice, streams.copy),
+    const bool kept = graphs && !it.plan.prefill && replays_kept_graphs();
+    std::size_t upload = it.plan.h2d_bytes;
+    if (kept) {
+        // The replayed graph's kernels read the step from behind the ids: one upload.
+        auto* state =
+            reinterpret_cast<std::int32_t*>(host_ids->as<char>() + ws->step_state_offset());
+        state[0] = static_cast<std::int32_t>(it.plan.cached);
+        state[1] = it.plan.index;
+        upload = ws->step_state_offset() + 2 * sizeof(std::int32_t);
+    }
+    check_cuda(cudaMemcpyAsync(ids_dst, host_ids->as<void>(), upload, cudaMemcpyHostToDevice,
+                               streams.copy),
                "upload token ids");
     check_cuda(cudaEventRecord(streams.uploaded, streams.copy), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.compute, streams.uploaded, 0), "cudaStreamWaitEvent");
     if (graphs && !it.plan.prefill) {
-        graphs->launch(streams.compute, [&] { t.kernels_per_entry = launcher->launch(it, false); });
+        PassLauncher::Options o;
+        o.checked = false;
+        o.device_step = kept;
+        t.kernels_per_entry = graphs->launch(streams.compute, kept ? it.plan.index % 2 : -1,
+                                             [&] { return launcher->launch(it, o); });
         t.graph = true;
     } else {
-        t.kernels_per_entry = launcher->launch(it, true, {&hooks.entry_begin, &hooks.entry_end});
+        PassLauncher::Options o;
+        o.hooks = {&hooks.entry_begin, &hooks.entry_end};
+        t.kernels_per_entry = launcher->launch(it, o);
     }
     check_cuda(cudaEventRecord(streams.computed, streams.compute), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(streams.copy, streams.computed, 0), "cudaStreamWaitEvent");
@@ -315,7 +376,7 @@ DecodeResult CudaDecodeRunner::run(const RunnerHooks& hooks) {
 }
 
 std::string CudaDecodeRunner::kernels_description() const {
-    return "built-in kernels (split-k GEMV, tiled GEMM)";
+    return "projections and LM head: " + impl_->matmuls->description();
 }
 
 std::vector<std::vector<std::int32_t>> CudaDecodeRunner::default_prompts(

@@ -35,6 +35,26 @@ __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
     return __float2bfloat16_rn(v);
 }
 
+// Eight 16-bit values of one 16-byte word (a vectorised load), as floats, and back.
+template <typename T>
+__device__ __forceinline__ void unpack8(const uint4& v, float (&f)[8]) {
+    static_assert(sizeof(T) == 2, "16-bit storage only");
+    T t[8];
+    memcpy(t, &v, sizeof v);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) f[i] = to_float(t[i]);
+}
+template <typename T>
+__device__ __forceinline__ uint4 pack8(const float (&f)[8]) {
+    static_assert(sizeof(T) == 2, "16-bit storage only");
+    T t[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) t[i] = from_float<T>(f[i]);
+    uint4 v;
+    memcpy(&v, t, sizeof v);
+    return v;
+}
+
 __device__ __forceinline__ float warp_sum(float v) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;

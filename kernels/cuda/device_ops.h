@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "attention_plan.h"
 #include "gemv_plan.h"
 #include "kernels/model_shape.h"
 #include "weight_layout.h"
@@ -55,6 +56,9 @@ struct AttentionShape {
     std::int64_t kv_heads = 1;
     std::int64_t head_dim = 64;
     std::int64_t capacity = 1;  // KV cache positions per sequence and head
+    // Where a replayed CUDA graph keeps the live `cached` (device memory, written by the
+    // iteration's upload); null: `cached` as given.
+    const std::int32_t* cached_dev = nullptr;
 };
 
 // Rotates q and k of the fused qkv rows in place-free fashion: q goes to q_out
@@ -66,14 +70,17 @@ void launch_rope(DType dtype, const void* qkv, void* q_out, void* k_cache, void*
 
 // Causal attention of every new query over the cache (positions < cached + j + 1 for
 // query j). `splits` > 1 splits the keys flash-decoding style: each block writes a
-// partial softmax to `partials` and the last block of a (query, head) reduces them, in
-// the same kernel. partials: queries * heads * splits * (head_dim + 2) floats; counters:
-// queries * heads ints, zero before the first use (the kernel leaves them zero).
+// partial softmax to `partials` and the last block of a slot reduces them, in the same
+// kernel. Decode with 16-bit storage (decode_attention_vectorised) runs one block per
+// (sequence, KV head, split) for the whole query-head group, with 16-byte loads.
+// partials: queries * heads * splits * (head_dim + 2) floats; counters: queries * heads
+// ints, zero before the first use (the kernel leaves them zero).
 void launch_attention(DType dtype, const void* q, const void* k_cache, const void* v_cache,
                       void* out, const AttentionShape& shape, int splits, float* partials,
                       unsigned int* counters, cudaStream_t stream);
-int attention_splits(const AttentionShape& shape);  // what the runner passes as splits
-constexpr int kMaxAttentionSplits = 16;
+// What the runner passes as splits (attention_plan.h); with cached_dev set, for a launch
+// that must serve every context up to the cache's capacity.
+int attention_splits(const AttentionShape& shape, DType dtype, int sm_count);
 
 // out[t][i] = silu(gu[t][i]) * gu[t][ffn + i].
 void launch_silu_mul(DType dtype, const void* gate_up, void* out, std::int64_t tokens,
@@ -85,8 +92,10 @@ void launch_argmax(const float* logits, std::int64_t rows, std::int64_t vocab, s
 
 // Top-k sampling at temperature 1: softmax over the k largest logits, one seeded draw
 // per row (sample_uniform(seed, row, iteration)). scratch: rows * k floats and ints.
+// iteration_dev: where a replayed CUDA graph keeps the live iteration (null: `iteration`).
 void launch_topk_sample(const float* logits, std::int64_t rows, std::int64_t vocab, std::int64_t k,
-                        std::uint64_t seed, std::int64_t iteration, float* scratch_values,
+                        std::uint64_t seed, std::int64_t iteration,
+                        const std::int32_t* iteration_dev, float* scratch_values,
                         std::int32_t* scratch_ids, std::int32_t* out, cudaStream_t stream);
 
 // Beam search: per request, the `beams` best (beam score + log-softmax) candidates over

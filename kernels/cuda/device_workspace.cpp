@@ -35,7 +35,8 @@ DeviceWorkspace::DeviceWorkspace(const DecodeSchedule& schedule) {
     head_in = DeviceBuffer(rows * h * b, "head in");
     logits = DeviceBuffer(rows * v * sizeof(float), "logits");
     prompt_ids = DeviceBuffer(seqs * static_cast<std::size_t>(c.prompt_len) * 4, "prompt ids");
-    ids = DeviceBuffer(rows * 4, "token ids");
+    step_offset_ = (rows * 4 + 15) / 16 * 16;
+    ids = DeviceBuffer(step_offset_ + kStepStateBytes, "token ids and step state");
 
     capacity = schedule.cache_capacity();
     plane_bytes_ = static_cast<std::int64_t>(seqs * static_cast<std::size_t>(s.kv_heads) *
@@ -50,8 +51,10 @@ DeviceWorkspace::DeviceWorkspace(const DecodeSchedule& schedule) {
     attn_partials = DeviceBuffer(seqs * static_cast<std::size_t>(s.heads) * kMaxAttentionSplits *
                                      static_cast<std::size_t>(s.head_dim + 2) * sizeof(float),
                                  "attention partials");
+    // One per (query, head) slot for the general kernel, per (sequence, KV head) for the
+    // decode kernel: queries * heads covers both.
     attn_counters =
-        DeviceBuffer(seqs * static_cast<std::size_t>(s.heads) * 4, "attention counters");
+        DeviceBuffer(rows * static_cast<std::size_t>(s.heads) * 4, "attention counters");
     // The decode products (k, n): qkv, o, gate_up, down and the LM head.
     const std::int64_t shapes[][2] = {{s.hidden, static_cast<std::int64_t>(qkvw)},
                                       {static_cast<std::int64_t>(qw), s.hidden},

@@ -31,6 +31,14 @@ class DeviceWorkspace {
         return sampler_[iteration % 2].as<std::int32_t>();
     }
     std::int64_t id_slots() const { return id_slots_; }
+    // A replayed decode graph's step state, {cached, iteration} as int32, right after the
+    // ids (16-byte aligned) so that the iteration's one upload carries both.
+    std::size_t step_state_offset() const { return step_offset_; }
+    std::int32_t* step_cached() const {
+        return reinterpret_cast<std::int32_t*>(ids.as<char>() + step_offset_);
+    }
+    std::int32_t* step_iteration() const { return step_cached() + 1; }
+    static constexpr std::size_t kStepStateBytes = 16;
 
     DeviceBuffer x, xn, qkv, q, attn, gate_up, act, head_in, logits;
     DeviceBuffer prompt_ids, ids;                  // int32
@@ -50,6 +58,7 @@ class DeviceWorkspace {
     int current_ = 0;
     std::int64_t plane_bytes_ = 0;
     std::int64_t id_slots_ = 1;
+    std::size_t step_offset_ = 0;
 };
 
 }  // namespace tokenscope::kernels::cuda

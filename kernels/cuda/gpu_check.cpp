@@ -11,6 +11,7 @@
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
 #include "matmul_check.h"
+#include "matmul_engine.h"
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -67,14 +68,18 @@ std::string parse(std::span<const std::string> args, CheckOptions& o) {
 // needs k >= 512), checked exactly against a double-precision product.
 bool check_matmuls(DType dtype, std::ostream& out) {
     bool ok = true;
-    for (const MatmulCase& c : default_matmul_cases()) {
-        const MatmulCheck r = check_matmul(dtype, c);
-        out << "matmul " << c.m << "x" << c.k << "x" << c.n << (c.residual ? " +residual" : "")
-            << (c.fp32_out ? " fp32 out" : "") << " (" << r.kernel
-            << "): " << (r.mismatches == 0 ? "exact" : std::to_string(r.mismatches) + " wrong")
-            << "\n";
-        ok = ok && r.mismatches == 0;
-    }
+    MatmulEngine engine;
+    out << "matmul engine: " << engine.description() << "\n";
+    for (const MatmulCase& c : default_matmul_cases())
+        for (MatmulEngine* e : {static_cast<MatmulEngine*>(nullptr), &engine}) {
+            if (e != nullptr && !e->uses_library()) continue;
+            const MatmulCheck r = check_matmul(dtype, c, e);
+            out << "matmul " << c.m << "x" << c.k << "x" << c.n << (c.residual ? " +residual" : "")
+                << (c.fp32_out ? " fp32 out" : "") << " (" << r.kernel
+                << "): " << (r.mismatches == 0 ? "exact" : std::to_string(r.mismatches) + " wrong")
+                << "\n";
+            ok = ok && r.mismatches == 0;
+        }
     return ok;
 }
 
@@ -104,6 +109,7 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
         const bool matmuls_ok = check_matmuls(o.shape.dtype, out);
         const cpu::GenerationResult ref = cpu::cpu_generate(o.shape, o.config);
         CudaDecodeRunner runner(o.shape, o.config);
+        out << "kernels: " << runner.kernels_description() << "\n";
         runner.set_prompts(ref.prompts);
         runner.set_cuda_graphs(o.cuda_graphs);
         const DecodeResult gpu = runner.run();

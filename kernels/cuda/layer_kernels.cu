@@ -52,6 +52,58 @@ __global__ void rms_norm_kernel(const T* x, const T* w, T* y, i64 rows_in, i64 r
         y[out_row * hidden + e] = from_float<T>(to_float(in[e]) * inv * to_float(w[e]));
 }
 
+bool aligned16(const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+// RMSNorm with 16-byte loads and stores (16-bit storage, hidden a multiple of 8).
+template <typename T>
+__global__ void rms_norm_vec_kernel(const T* x, const T* w, T* y, i64 rows_in, i64 rows_out,
+                                    i64 hidden, float eps) {
+    __shared__ float scratch[32];
+    const i64 out_row = blockIdx.x;
+    const i64 g = out_row / rows_out, r = out_row % rows_out;
+    const auto* in =
+        reinterpret_cast<const uint4*>(x + (g * rows_in + rows_in - rows_out + r) * hidden);
+    const auto* wv = reinterpret_cast<const uint4*>(w);
+    auto* outv = reinterpret_cast<uint4*>(y + out_row * hidden);
+    const i64 chunks = hidden / 8;
+    float sq = 0.0f;
+    for (i64 c = threadIdx.x; c < chunks; c += blockDim.x) {
+        float f[8];
+        unpack8<T>(in[c], f);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) sq += f[i] * f[i];
+    }
+    const float total = block_sum(sq, scratch);
+    const float inv = 1.0f / sqrtf(total / static_cast<float>(hidden) + eps);
+    for (i64 c = threadIdx.x; c < chunks; c += blockDim.x) {
+        float f[8], wf[8];
+        unpack8<T>(in[c], f);
+        unpack8<T>(wv[c], wf);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) f[i] = f[i] * inv * wf[i];
+        outv[c] = pack8<T>(f);
+    }
+}
+
+// SwiGLU, silu(gate) * up, eight elements per thread with 16-byte loads (ffn % 8 == 0).
+template <typename T>
+__global__ void silu_mul_vec_kernel(const T* gu, T* out, i64 tokens, i64 ffn) {
+    const i64 chunks = ffn / 8;
+    for (i64 i = blockIdx.x * static_cast<i64>(blockDim.x) + threadIdx.x; i < tokens * chunks;
+         i += static_cast<i64>(gridDim.x) * blockDim.x) {
+        const i64 t = i / chunks, c = i % chunks;
+        const auto* row = reinterpret_cast<const uint4*>(gu + t * 2 * ffn);
+        float g[8], u[8];
+        unpack8<T>(row[c], g);
+        unpack8<T>(row[chunks + c], u);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) g[e] = g[e] / (1.0f + expf(-g[e])) * u[e];
+        reinterpret_cast<uint4*>(out)[i] = pack8<T>(g);
+    }
+}
+
 constexpr int kGemmTile = 64;     // outputs per block side
 constexpr int kGemmDepth = 16;    // k per shared-memory stage
 constexpr int kGemmThreads = 16;  // per block side; each thread owns 4 x 4 outputs
@@ -118,7 +170,7 @@ __global__ void rope_kernel(const T* qkv, T* q_out, T* k_cache, T* v_cache, Atte
                             const float* cos_table, const float* sin_table) {
     const i64 token = blockIdx.x;
     const i64 s = token / sh.positions, j = token % sh.positions;
-    const i64 pos = sh.cached + j;
+    const i64 pos = (sh.cached_dev != nullptr ? *sh.cached_dev : sh.cached) + j;
     const i64 d = sh.head_dim, half = d / 2;
     const i64 q_width = sh.heads * d, kv_width = sh.kv_heads * d;
     const T* in = qkv + token * (q_width + 2 * kv_width);
@@ -213,6 +265,15 @@ void launch_rms_norm(DType dtype, const void* x, const void* weight, void* y, st
                      cudaStream_t stream) {
     dispatch_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
+        if constexpr (sizeof(T) == 2) {
+            if (hidden % 8 == 0 && aligned16(x) && aligned16(weight) && aligned16(y)) {
+                rms_norm_vec_kernel<T>
+                    <<<static_cast<unsigned>(groups * rows_out), 256, 0, stream>>>(
+                        static_cast<const T*>(x), static_cast<const T*>(weight), static_cast<T*>(y),
+                        rows_in, rows_out, hidden, eps);
+                return;
+            }
+        }
         rms_norm_kernel<T><<<static_cast<unsigned>(groups * rows_out), 256, 0, stream>>>(
             static_cast<const T*>(x), static_cast<const T*>(weight), static_cast<T*>(y), rows_in,
             rows_out, hidden, eps);
@@ -266,6 +327,13 @@ void launch_silu_mul(DType dtype, const void* gate_up, void* out, std::int64_t t
                      std::int64_t ffn, cudaStream_t stream) {
     dispatch_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
+        if constexpr (sizeof(T) == 2) {
+            if (ffn % 8 == 0 && aligned16(gate_up) && aligned16(out)) {
+                silu_mul_vec_kernel<T><<<grid_for(tokens * ffn / 8, 256), 256, 0, stream>>>(
+                    static_cast<const T*>(gate_up), static_cast<T*>(out), tokens, ffn);
+                return;
+            }
+        }
         silu_mul_kernel<T><<<grid_for(tokens * ffn, 256), 256, 0, stream>>>(
             static_cast<const T*>(gate_up), static_cast<T*>(out), tokens, ffn);
     });

@@ -10,6 +10,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "device_ops.h"
+#include "matmul_engine.h"
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -79,7 +80,7 @@ std::vector<MatmulCase> default_matmul_cases() {
             {100, 333, 130, false, true}};  // ragged GEMM edges
 }
 
-MatmulCheck check_matmul(DType dtype, const MatmulCase& c) {
+MatmulCheck check_matmul(DType dtype, const MatmulCase& c, MatmulEngine* engine) {
     std::vector<float> x(static_cast<std::size_t>(c.m * c.k)),
         w(static_cast<std::size_t>(c.k * c.n));
     std::vector<float> r(static_cast<std::size_t>(c.m * c.n));
@@ -95,15 +96,26 @@ MatmulCheck check_matmul(DType dtype, const MatmulCase& c) {
         "matmul check partials");
     DeviceBuffer counters(static_cast<std::size_t>((c.n + 31) / 32) * 4, "matmul check counters");
     const GemvScratch scratch{partials.as<float>(), counters.as<unsigned int>()};
-    launch_matmul(dtype, dx.get(), dw.get(), dy.get(), c.fp32_out, c.residual ? dy.get() : nullptr,
-                  c.m, c.k, c.n, scratch, nullptr);
+    MatmulCheck result{c, 0, 0.0, kernel_of(c)};
+    if (engine != nullptr) {
+        const MatmulCall call{dtype,    dx.get(),   dw.get(),
+                              dy.get(), c.fp32_out, c.residual ? dy.get() : nullptr,
+                              c.m,      c.k,        c.n};
+        engine->prepare(call);
+        const int kernels = engine->run(call, scratch, nullptr);
+        result.kernel = engine->uses_library()
+                            ? "cuBLASLt, " + std::to_string(kernels) + " kernel(s)"
+                            : result.kernel;
+    } else {
+        launch_matmul(dtype, dx.get(), dw.get(), dy.get(), c.fp32_out,
+                      c.residual ? dy.get() : nullptr, c.m, c.k, c.n, scratch, nullptr);
+    }
     check_cuda(cudaGetLastError(), "matmul check launch");
     check_cuda(cudaDeviceSynchronize(), "matmul check");
     std::vector<std::uint8_t> out(dy.bytes());
     check_cuda(cudaMemcpy(out.data(), dy.get(), out.size(), cudaMemcpyDeviceToHost),
                "matmul check download");
 
-    MatmulCheck result{c, 0, 0.0, kernel_of(c)};
     const std::size_t ob = bytes_per_element(out_type);
     for (std::int64_t i = 0; i < c.m; ++i) {
         for (std::int64_t j = 0; j < c.n; ++j) {

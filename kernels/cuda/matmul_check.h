@@ -27,8 +27,11 @@ struct MatmulCheck {
     std::string kernel;  // which path the shape takes
 };
 
+class MatmulEngine;
+
 std::vector<MatmulCase> default_matmul_cases();
-// Throws CudaError on a CUDA failure (no GPU included).
-MatmulCheck check_matmul(DType dtype, const MatmulCase& c);
+// The built-in kernels (launch_matmul), or with `engine` the engine's path (cuBLASLt where
+// it runs). Throws CudaError on a CUDA failure (no GPU included).
+MatmulCheck check_matmul(DType dtype, const MatmulCase& c, MatmulEngine* engine = nullptr);
 
 }  // namespace tokenscope::kernels::cuda

@@ -2,8 +2,10 @@
 
 #include <nvtx3/nvToolsExt.h>
 
+#include <stdexcept>
 #include <string>
 
+#include "cuda_check.h"
 #include "device_ops.h"
 
 namespace tokenscope::kernels::cuda {
@@ -11,19 +13,32 @@ namespace {
 
 constexpr float kRmsEps = 1e-5f;
 
+int device_sm_count() {
+    int device = 0, sms = 1;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+               "cudaDeviceGetAttribute(multiprocessors)");
+    return sms;
+}
+
 }  // namespace
 
 PassLauncher::PassLauncher(const DecodeSchedule& schedule, const DeviceModel& model,
-                           DeviceWorkspace& workspace, cudaStream_t stream)
-    : schedule_(schedule), model_(model), ws_(workspace), stream_(stream) {}
+                           DeviceWorkspace& workspace, MatmulEngine& matmuls, cudaStream_t stream)
+    : schedule_(schedule),
+      model_(model),
+      ws_(workspace),
+      matmuls_(matmuls),
+      stream_(stream),
+      sm_count_(device_sm_count()) {}
 
-std::vector<std::int32_t> PassLauncher::launch(const ScheduledIteration& it, bool checked,
-                                               const EntryHooks& hooks) {
+std::vector<std::int32_t> PassLauncher::launch(const ScheduledIteration& it, const Options& o) {
     PassBuilder builder(schedule_.shape());
     std::vector<std::int32_t> counts;
     counts.reserve(it.plan.kernels.size());
     for (std::size_t p = 0; p < it.passes.size(); ++p) {
-        const PassState st = state_for(it, p);
+        PassState st = state_for(it, p);
+        st.device_step = o.device_step;
         std::vector<KernelSpec> kernels;
         builder.append(it.passes[p], kernels);
         std::int32_t open_layer = -1;
@@ -36,14 +51,25 @@ std::vector<std::int32_t> PassLauncher::launch(const ScheduledIteration& it, boo
                         ((k.draft ? "draft layer " : "layer ") + std::to_string(open_layer))
                             .c_str());
             }
-            if (hooks.begin && *hooks.begin) (*hooks.begin)(counts.size());
+            if (o.hooks.begin && *o.hooks.begin) (*o.hooks.begin)(counts.size());
             counts.push_back(launch_kernel(k, st));
-            if (checked) check_launch(k.name().data(), stream_);
-            if (hooks.end && *hooks.end) (*hooks.end)();
+            if (o.checked) check_launch(k.name().data(), stream_);
+            if (o.hooks.end && *o.hooks.end) (*o.hooks.end)();
         }
         if (open_layer >= 0) nvtxRangePop();
     }
     return counts;
+}
+
+void PassLauncher::prepare(const ScheduledIteration& it) {
+    PassBuilder builder(schedule_.shape());
+    for (std::size_t p = 0; p < it.passes.size(); ++p) {
+        const PassState st = state_for(it, p);
+        std::vector<KernelSpec> kernels;
+        builder.append(it.passes[p], kernels);
+        for (const auto& k : kernels)
+            if (auto call = matmul_call(k, st)) matmuls_.prepare(*call);
+    }
 }
 
 PassLauncher::PassState PassLauncher::state_for(const ScheduledIteration& it, std::size_t p) const {
@@ -67,15 +93,53 @@ PassLauncher::PassState PassLauncher::state_for(const ScheduledIteration& it, st
     return st;
 }
 
-AttentionShape PassLauncher::attention_shape(const PassSpec& p) const {
+AttentionShape PassLauncher::attention_shape(const PassState& st) const {
     const ModelShape& s = schedule_.shape();
-    return AttentionShape{p.sequences, p.positions, p.cached,    s.heads,
-                          s.kv_heads,  s.head_dim,  ws_.capacity};
+    const PassSpec& p = *st.pass;
+    AttentionShape a{p.sequences, p.positions, p.cached,    s.heads,
+                     s.kv_heads,  s.head_dim,  ws_.capacity};
+    if (st.device_step) a.cached_dev = ws_.step_cached();
+    return a;
+}
+
+// The projections and the LM head. Row-major [tokens][k] . [k][n]; o_proj and mlp_down
+// add the residual stream in place (x += ...), the LM head writes fp32 logits.
+std::optional<MatmulCall> PassLauncher::matmul_call(const KernelSpec& k,
+                                                    const PassState& st) const {
+    const ModelShape& s = schedule_.shape();
+    const PassSpec& p = *st.pass;
+    const std::int64_t t = p.sequences * p.positions;
+    const std::int64_t qw = s.heads * s.head_dim;
+    const std::int64_t qkvw = (s.heads + 2 * s.kv_heads) * s.head_dim;
+    auto call = [&](const void* x, const void* w, void* y, const void* residual, std::int64_t m,
+                    std::int64_t kk, std::int64_t n, bool y_fp32) {
+        return MatmulCall{s.dtype, x, w, y, y_fp32, residual, m, kk, n};
+    };
+    switch (k.op) {
+        case KernelOp::QkvProj:
+            return call(ws_.xn.get(), model_.layer(k.layer).wqkv, ws_.qkv.get(), nullptr, t,
+                        s.hidden, qkvw, false);
+        case KernelOp::OProj:  // x += attn . Wo
+            return call(ws_.attn.get(), model_.layer(k.layer).wo, ws_.x.get(), ws_.x.get(), t, qw,
+                        s.hidden, false);
+        case KernelOp::MlpGateUp:
+            return call(ws_.xn.get(), model_.layer(k.layer).w_gate_up, ws_.gate_up.get(), nullptr,
+                        t, s.hidden, 2 * s.ffn, false);
+        case KernelOp::MlpDown:  // x += act . Wdown
+            return call(ws_.act.get(), model_.layer(k.layer).w_down, ws_.x.get(), ws_.x.get(), t,
+                        s.ffn, s.hidden, false);
+        case KernelOp::LmHead:
+            return call(ws_.head_in.get(), model_.lm_head(), ws_.logits.get(), nullptr,
+                        p.sequences * p.logit_rows, s.hidden, s.vocab, true);
+        default:
+            return std::nullopt;
+    }
 }
 
 int PassLauncher::launch_kernel(const KernelSpec& k, const PassState& st) {
     const ModelShape& s = schedule_.shape();
     const PassSpec& p = *st.pass;
+    if (auto call = matmul_call(k, st)) return matmuls_.run(*call, ws_.gemv_scratch(), stream_);
     if (k.op == KernelOp::Embedding) {
         launch_embedding(s.dtype, st.ids, st.seq_stride, st.pos_stride, p.sequences, p.positions,
                          model_.embedding(), s.vocab, s.hidden, ws_.x.get(), stream_);
@@ -89,47 +153,30 @@ int PassLauncher::launch_layer_kernel(const KernelSpec& k, const PassState& st) 
     const PassSpec& p = *st.pass;
     const LayerPointers& w = model_.layer(k.layer);
     const std::int64_t t = p.sequences * p.positions;
-    const std::int64_t qw = s.heads * s.head_dim;
-    const std::int64_t qkvw = (s.heads + 2 * s.kv_heads) * s.head_dim;
     const DType dt = s.dtype;
     switch (k.op) {
         case KernelOp::AttnNorm:
             launch_rms_norm(dt, ws_.x.get(), w.attn_norm, ws_.xn.get(), t, 1, 1, s.hidden, kRmsEps,
                             stream_);
             return 1;
-        case KernelOp::QkvProj:
-            launch_matmul(dt, ws_.xn.get(), w.wqkv, ws_.qkv.get(), false, nullptr, t, s.hidden,
-                          qkvw, ws_.gemv_scratch(), stream_);
-            return 1;
         case KernelOp::Rope:
             launch_rope(dt, ws_.qkv.get(), ws_.q.get(), ws_.k_cache(k.layer), ws_.v_cache(k.layer),
-                        attention_shape(p), model_.rope_cos(), model_.rope_sin(), stream_);
+                        attention_shape(st), model_.rope_cos(), model_.rope_sin(), stream_);
             return 1;
         case KernelOp::Attention: {
-            const AttentionShape a = attention_shape(p);
+            const AttentionShape a = attention_shape(st);
             launch_attention(dt, ws_.q.get(), ws_.k_cache(k.layer), ws_.v_cache(k.layer),
-                             ws_.attn.get(), a, attention_splits(a), ws_.attn_partials.as<float>(),
-                             ws_.attn_counters.as<unsigned int>(), stream_);
+                             ws_.attn.get(), a, attention_splits(a, dt, sm_count_),
+                             ws_.attn_partials.as<float>(), ws_.attn_counters.as<unsigned int>(),
+                             stream_);
             return 1;
         }
-        case KernelOp::OProj:  // residual add fused: x += attn . Wo
-            launch_matmul(dt, ws_.attn.get(), w.wo, ws_.x.get(), false, ws_.x.get(), t, qw,
-                          s.hidden, ws_.gemv_scratch(), stream_);
-            return 1;
         case KernelOp::MlpNorm:
             launch_rms_norm(dt, ws_.x.get(), w.mlp_norm, ws_.xn.get(), t, 1, 1, s.hidden, kRmsEps,
                             stream_);
             return 1;
-        case KernelOp::MlpGateUp:
-            launch_matmul(dt, ws_.xn.get(), w.w_gate_up, ws_.gate_up.get(), false, nullptr, t,
-                          s.hidden, 2 * s.ffn, ws_.gemv_scratch(), stream_);
-            return 1;
         case KernelOp::SiluMul:
             launch_silu_mul(dt, ws_.gate_up.get(), ws_.act.get(), t, s.ffn, stream_);
-            return 1;
-        case KernelOp::MlpDown:
-            launch_matmul(dt, ws_.act.get(), w.w_down, ws_.x.get(), false, ws_.x.get(), t, s.ffn,
-                          s.hidden, ws_.gemv_scratch(), stream_);
             return 1;
         default:
             throw std::logic_error("pass launcher: " + std::string(k.name()) +
@@ -149,15 +196,12 @@ int PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) {
             launch_rms_norm(s.dtype, ws_.x.get(), model_.final_norm(), ws_.head_in.get(),
                             p.sequences, p.positions, p.logit_rows, s.hidden, kRmsEps, stream_);
             return 1;
-        case KernelOp::LmHead:
-            launch_matmul(s.dtype, ws_.head_in.get(), model_.lm_head(), ws_.logits.get(), true,
-                          nullptr, rows, s.hidden, s.vocab, ws_.gemv_scratch(), stream_);
-            return 1;
         case KernelOp::Argmax:
             launch_argmax(logits, rows, s.vocab, st.draft_out ? st.draft_out : out, 1, stream_);
             return 1;
         case KernelOp::TopKSample:
             launch_topk_sample(logits, rows, s.vocab, c.top_k, c.seed, st.iteration,
+                               st.device_step ? ws_.step_iteration() : nullptr,
                                ws_.topk_values.as<float>(), ws_.topk_ids.as<std::int32_t>(), out,
                                stream_);
             return 1;

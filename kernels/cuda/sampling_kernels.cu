@@ -34,7 +34,9 @@ __global__ void argmax_kernel(const float* logits, i64 vocab, std::int32_t* out,
 }
 
 __global__ void topk_kernel(const float* logits, i64 vocab, i64 k, std::uint64_t seed,
-                            i64 iteration, float* values, std::int32_t* ids, std::int32_t* out) {
+                            i64 iteration, const std::int32_t* iteration_dev, float* values,
+                            std::int32_t* ids, std::int32_t* out) {
+    if (iteration_dev != nullptr) iteration = *iteration_dev;
     __shared__ Candidate scratch[32];
     const i64 row = blockIdx.x;
     Candidate prev{INFINITY, -1};
@@ -150,10 +152,11 @@ void launch_argmax(const float* logits, std::int64_t rows, std::int64_t vocab, s
 }
 
 void launch_topk_sample(const float* logits, std::int64_t rows, std::int64_t vocab, std::int64_t k,
-                        std::uint64_t seed, std::int64_t iteration, float* scratch_values,
+                        std::uint64_t seed, std::int64_t iteration,
+                        const std::int32_t* iteration_dev, float* scratch_values,
                         std::int32_t* scratch_ids, std::int32_t* out, cudaStream_t stream) {
     topk_kernel<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(
-        logits, vocab, k, seed, iteration, scratch_values, scratch_ids, out);
+        logits, vocab, k, seed, iteration, iteration_dev, scratch_values, scratch_ids, out);
 }
 
 void launch_beam_topk(const float* logits, std::int64_t requests, std::int64_t beams,

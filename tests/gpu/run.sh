@@ -321,6 +321,23 @@ for args in "--model tiny --batch 2 --tokens 64" "--model tiny --batch 2 --token
     [ "$rc" -eq 0 ] && check "$name" PASS "$fig" || check "$name" FAIL "exit $rc $fig"
 done
 
+# --- 3b. the new kernels under compute-sanitizer (memcheck), where it runs ------------------
+SANITIZER=$(command -v compute-sanitizer 2>/dev/null || ls "$CUDA_HOME"/bin/compute-sanitizer 2>/dev/null)
+if out_of_time; then check "memcheck" SKIP "out of time"
+elif [ -z "$SANITIZER" ] && [ $DRY = 0 ]; then check "memcheck" SKIP "no compute-sanitizer"
+else
+    for g in "" --cuda-graphs; do
+        step "memcheck: compute-sanitizer tokenscope-gpu-check --model tiny --tokens 8 $g"
+        xl "$OUT/memcheck$g.txt" timeout 180 "${SANITIZER:-compute-sanitizer}" --tool memcheck \
+            --error-exitcode 9 "$GPU_CHECK" --model tiny --batch 2 --tokens 8 $g
+        rc=$?
+        [ $DRY = 1 ] && continue
+        tail -3 "$OUT/memcheck$g.txt"
+        [ $rc -eq 0 ] && check "memcheck tiny ${g:-eager}" PASS "$(grep -m1 'ERROR SUMMARY' "$OUT/memcheck$g.txt")" ||
+            check "memcheck tiny ${g:-eager}" FAIL "exit $rc: $(grep -m1 -E 'ERROR SUMMARY|Invalid' "$OUT/memcheck$g.txt")"
+    done
+fi
+
 # --- 4. figures per shape -----------------------------------------------------------------
 # The targets of issue 29 (on the GPU measured): TPOT <= 1.3x the floor at batch 8 and
 # <= 1.6x at batch 1; prefill of 8 x 512 tokens >= 40 % of dense bf16 peak; tracing
@@ -372,6 +389,26 @@ for shape in $SHAPES; do
     else
         check "tracing overhead $label" FAIL "status $rc (see $(basename "$base").overhead.txt)"
     fi
+done
+
+# --- 4b. cuBLASLt against the built-in kernels, untraced ---------------------------------------
+for shape in llama-1b:8 llama-8b:8; do
+    model=${shape%%:*}; batch=${shape##*:}
+    if out_of_time; then check "cuBLASLt vs built-in $model b$batch" SKIP "out of time"; continue; fi
+    step "untraced TPOT, cuBLASLt and built-in matmuls: tokenscope-gpu-decode --model $model --batch $batch"
+    for engine in cublaslt builtin; do
+        env=(); [ $engine = builtin ] && env=(TOKENSCOPE_CUBLASLT=0)
+        xo "$OUT/decode_${model}_b${batch}_$engine.txt" env "${env[@]}" timeout 180 "$DECODE" \
+            --model "$model" --batch "$batch" --prompt "$PROMPT" --tokens "$TOKENS" --repeats 3 \
+            "${GRAPH_FLAG[@]}"
+    done
+    [ $DRY = 1 ] && continue
+    a=$(awk '/^median tpot_us/ {print $3}' "$OUT/decode_${model}_b${batch}_cublaslt.txt")
+    b=$(awk '/^median tpot_us/ {print $3}' "$OUT/decode_${model}_b${batch}_builtin.txt")
+    grep -m1 '^kernels:' "$OUT/decode_${model}_b${batch}_cublaslt.txt"
+    [ -n "$a" ] && [ -n "$b" ] &&
+        check "TPOT cuBLASLt / built-in $model b$batch" INFO "$a / $b us" ||
+        check "TPOT cuBLASLt / built-in $model b$batch" FAIL "no figure (see decode_*.txt)"
 done
 
 # --- 5. nsys against our CUPTI capture --------------------------------------------------------

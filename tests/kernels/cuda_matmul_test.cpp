@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #if defined(TOKENSCOPE_HAVE_CUDA_KERNELS)
+#include "kernels/cuda/cublaslt_library.h"
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/cuda/gemv_plan.h"
 #include "kernels/cuda/matmul_check.h"
+#include "kernels/cuda/matmul_engine.h"
 
 namespace tokenscope::kernels::cuda {
 namespace {
@@ -22,12 +24,37 @@ TEST(CudaMatmul, SplitCountsFillTheGpuWithinTheirLimits) {
 
 TEST(CudaMatmul, EveryPathIsExactOnTheGpu) {
     if (CudaDecodeRunner::device_count() == 0) GTEST_SKIP() << "no GPU";
+    MatmulEngine engine;  // cuBLASLt where this machine has it
     for (DType dtype : {DType::Bf16, DType::Fp16, DType::Fp32})
-        for (const MatmulCase& c : default_matmul_cases()) {
-            const MatmulCheck r = check_matmul(dtype, c);
-            EXPECT_EQ(r.mismatches, 0) << to_string(dtype) << " " << c.m << "x" << c.k << "x" << c.n
-                                       << " (" << r.kernel << "), max error " << r.max_abs_error;
-        }
+        for (const MatmulCase& c : default_matmul_cases())
+            for (MatmulEngine* e : {static_cast<MatmulEngine*>(nullptr), &engine}) {
+                const MatmulCheck r = check_matmul(dtype, c, e);
+                EXPECT_EQ(r.mismatches, 0)
+                    << to_string(dtype) << " " << c.m << "x" << c.k << "x" << c.n << " ("
+                    << r.kernel << "), max error " << r.max_abs_error;
+            }
+}
+
+TEST(CudaMatmul, CublasLtIsLookedForWhereTheUserSaysThenOnTheLoaderPathThenTheToolkit) {
+    const auto dflt = CublasLtLibrary::candidates(nullptr, nullptr);
+    ASSERT_EQ(dflt.size(), 2u);
+    EXPECT_EQ(dflt[0].rfind("libcublasLt.so.", 0), 0u) << dflt[0];
+    EXPECT_EQ(dflt[1], "/usr/local/cuda/lib64/" + dflt[0]);
+    const auto mine = CublasLtLibrary::candidates("/opt/lt/libcublasLt.so.13", "/opt/cuda");
+    ASSERT_EQ(mine.size(), 4u);
+    EXPECT_EQ(mine[0], "/opt/lt/libcublasLt.so.13");
+    EXPECT_EQ(mine[2], "/opt/cuda/lib64/" + dflt[0]);
+    for (const char* off : {"0", "off", "builtin"})
+        EXPECT_TRUE(CublasLtLibrary::candidates(off, "/opt/cuda").empty()) << off;
+}
+
+TEST(CudaMatmul, WithoutAGpuTheEngineSaysItRunsTheBuiltInKernelsAndWhy) {
+    if (CudaDecodeRunner::device_count() > 0) GTEST_SKIP() << "a GPU is present";
+    MatmulEngine engine;
+    EXPECT_FALSE(engine.uses_library());
+    const std::string d = engine.description();
+    EXPECT_EQ(d.rfind("built-in kernels (split-k GEMV, tiled GEMM): ", 0), 0u) << d;
+    EXPECT_GT(d.size(), std::string("built-in kernels (split-k GEMV, tiled GEMM): ").size());
 }
 
 }  // namespace

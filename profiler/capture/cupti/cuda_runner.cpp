@@ -90,11 +90,13 @@ kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::G
     return hooks;
 }
 
-// The workload JSON says whether decode ran as CUDA graphs: the trace looks different.
-trace::RunInfo with_graphs(trace::RunInfo info, bool cuda_graphs) {
+// The workload JSON says whether decode ran as CUDA graphs (the trace looks different)
+// and, once the runner is made, what computes the projections (cuBLASLt or ours).
+trace::RunInfo with_workload(trace::RunInfo info, bool cuda_graphs, const std::string& kernels) {
     nlohmann::json j = nlohmann::json::parse(info.workload_json, nullptr, false);
     if (j.is_object()) {
         j["cuda_graphs"] = cuda_graphs;
+        if (!kernels.empty()) j["kernels"] = kernels;
         info.workload_json = j.dump();
     }
     return info;
@@ -104,11 +106,14 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
                       const trace::ProgressFn& progress) {
     const ModelRunSpec spec = resolve_model_run(config);
     route_nvtx_to_cupti();
-    const trace::RunInfo info = with_graphs(cuda_run_info(spec, 0), config.cuda_graphs);
+    trace::RunInfo info = with_workload(cuda_run_info(spec, 0), config.cuda_graphs, "");
     writer.update_info(info);
-    // Weights are made before tracing starts: their init kernels are not the workload.
+    // Weights are made, and the library's algorithms chosen, before tracing starts: their
+    // kernels are not the workload.
     kernels::cuda::CudaDecodeRunner runner(spec.shape, spec.decode, 0);
     runner.set_cuda_graphs(config.cuda_graphs);
+    info = with_workload(cuda_run_info(spec, 0), config.cuda_graphs, runner.kernels_description());
+    writer.update_info(info);
     KernelSpecJoin join;
     EntryTags tags;
     std::vector<IterationTokens> iterations;
@@ -152,10 +157,12 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
         writer.add_diagnostic(
             {"cuda_graph_launches", trace::Severity::Info,
              static_cast<double>(result.graph_launches),
-             "decode iterations launched as CUDA graphs (stream capture, one cudaGraphLaunch "
-             "each); the executable graph was instantiated " +
+             "decode iterations launched as CUDA graphs (one cudaGraphLaunch each), " +
                  std::to_string(result.graph_instantiations) +
-                 " time(s) and otherwise updated in place; prefill ran eagerly"});
+                 " executable graph(s) instantiated in this run: greedy and top-k decode "
+                 "capture one graph per parity once and replay it, the step read from device "
+                 "memory; other strategies capture every iteration and update the graph in "
+                 "place; prefill ran eagerly"});
 }
 
 std::vector<std::vector<std::int64_t>> run_plain(const CaptureConfig& config) {
