@@ -11,8 +11,9 @@ packages=(
     # .ci/lint: the formatting check and the clang-tidy checks.
     clang-format clang-tidy
     libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libgsl-dev
-    # Whole-buffer gzip inflate for traces that fit memory (import/file_source.cpp).
-    libdeflate-dev
+    # Whole-buffer gzip inflate for traces that fit memory (import/file_source.cpp);
+    # the JSON reader of profiler/json (simdjson On-Demand).
+    libdeflate-dev libsimdjson-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-base-dev qt6-svg-dev libqt6sql6-sqlite libqt6svg6 libqcustomplot-dev
     libgl-dev xvfb xauth

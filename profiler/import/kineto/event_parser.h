@@ -1,19 +1,21 @@
 #pragma once
 
-#include "json_cursor.h"
+#include "json/reader.h"
 #include "kineto_event.h"
 
 namespace tokenscope::import::kineto {
 
-// Reads one trace event object at the cursor into a KinetoEvent, skipping the
-// members it does not need. Throws NeedMoreData / JsonSyntaxError from the cursor.
+// Reads one trace event into a KinetoEvent, skipping the members it does not
+// need. Its views point into the document or the reader's strings, valid until
+// the reader's release_strings(). Throws json::SyntaxError.
 class EventParser {
   public:
-    void parse(JsonCursor& cursor, KinetoEvent& event) const;
+    void parse(json::Reader& reader, json::od::value& value, KinetoEvent& event) const;
 
   private:
-    void parse_args(JsonCursor& cursor, KinetoEvent& event) const;
-    void parse_arg(JsonCursor& cursor, std::string_view key, KinetoEvent& event) const;
+    void parse_args(json::Reader& reader, json::od::value& value, KinetoEvent& event) const;
+    void parse_arg(json::Reader& reader, std::string_view key, json::od::value& value,
+                   KinetoEvent& event) const;
 };
 
 }  // namespace tokenscope::import::kineto

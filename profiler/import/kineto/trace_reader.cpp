@@ -1,8 +1,21 @@
 #include "trace_reader.h"
 
+#include <algorithm>
+
 #include "import/import_error.h"
+#include "json/slicer.h"
 
 namespace tokenscope::import::kineto {
+namespace {
+
+using json::od::json_type;
+
+// simdjson indexes a document of up to 4 GiB; a larger one is read in slices.
+constexpr std::uint64_t kMaxWhole = 0xFFFFFFFFull - json::kPadding;
+// Budget and progress are looked at every this many events.
+constexpr std::uint64_t kCheckEvery = 4096;
+
+}  // namespace
 
 TraceReader::TraceReader(const std::string& path, const trace::ProgressFn& progress)
     : path_(path), progress_(progress), source_(path), budget_(path) {}
@@ -11,109 +24,141 @@ void TraceReader::shape_error(const std::string& problem) const {
     throw ImportError(path_, "not a Kineto trace: " + problem);
 }
 
-void TraceReader::refill() {
-    if (pos_ > 0) {
-        buf_.erase(0, pos_);
-        base_ += static_cast<std::int64_t>(pos_);
-        pos_ = 0;
-    }
-    std::string_view chunk = source_.next_chunk();
-    // The buffer holds one event (or top-level member) whole, however long it is.
-    budget_.require(buf_.size() + chunk.size() + events_ * kBytesPerEvent,
+void TraceReader::check_budget(std::uint64_t text_bytes) {
+    budget_.require(text_bytes + events_ * kBytesPerEvent,
                     "this " + trace::format_bytes(static_cast<std::uint64_t>(source_.file_size())) +
                         " Kineto trace, " + std::to_string(events_) + " events in,");
-    if (chunk.empty()) {
-        eof_ = true;
-    } else {
-        buf_.append(chunk);
-    }
-    if (progress_ && !progress_(source_.file_consumed(), source_.file_size()))
-        throw trace::Cancelled();
 }
 
-// Runs fn on a cursor over the unread data; on NeedMoreData refills and runs it
-// again from the same start, so fn must not act on anything before it returns.
-template <typename Fn>
-void TraceReader::unit(Fn&& fn) {
-    while (true) {
-        cursor_.reset(buf_.data() + pos_, buf_.data() + buf_.size(), eof_);
-        try {
-            fn(cursor_);
-            pos_ += cursor_.offset();
-            return;
-        } catch (const NeedMoreData&) {
-            refill();
-        } catch (const JsonSyntaxError& e) {
-            std::int64_t at = base_ + static_cast<std::int64_t>(pos_ + e.offset());
-            if (e.at_end() && base_ == 0 && buf_.find_first_not_of(" \t\r\n") == std::string::npos)
-                throw ImportError(path_, "empty JSON document");
-            if (e.at_end())
-                throw ImportError(
-                    path_, "truncated JSON: unexpected end of data at byte " + std::to_string(at));
-            throw ImportError(path_,
-                              "invalid JSON at byte " + std::to_string(at) + ": " + e.what());
+void TraceReader::report_progress(std::int64_t consumed) {
+    if (progress_ && !progress_(consumed, source_.file_size())) throw trace::Cancelled();
+}
+
+// The document must be an object; its first byte says so before anything is parsed.
+void TraceReader::check_start() {
+    for (std::size_t n = 4096;; n *= 4) {
+        std::string_view head = source_.head(n);
+        auto first = std::find_if_not(head.begin(), head.end(), json::is_space);
+        if (first == head.end()) {
+            if (head.size() < n) throw ImportError(path_, "empty JSON document");
+            continue;
         }
+        if (*first == '[')
+            shape_error(
+                "the top-level JSON is an array; Kineto writes an object with \"traceEvents\"");
+        if (*first != '{')
+            throw ImportError(path_, "invalid JSON at byte " +
+                                         std::to_string(first - head.begin()) +
+                                         ": a JSON document must start with '{' or '['");
+        return;
     }
 }
 
 void TraceReader::read(TraceHandler& handler) {
-    char first = 0;
-    unit([&](JsonCursor& c) { first = c.peek(); });
-    if (first == '[')
-        shape_error("the top-level JSON is an array; Kineto writes an object with \"traceEvents\"");
-    if (first != '{')
-        unit([](JsonCursor& c) { c.fail("a JSON document must start with '{' or '['"); });
-    read_members(handler);
-    check_trailing();
+    try {
+        check_start();
+        std::string text;
+        if (source_.take_whole(text, kMaxWhole)) {
+            read_whole(handler, text);
+        } else {
+            read_sliced(handler);
+        }
+    } catch (const json::SyntaxError& e) {
+        if (e.at_end())
+            throw ImportError(path_, "truncated JSON: unexpected end of data at byte " +
+                                         std::to_string(e.offset()));
+        throw ImportError(path_, "invalid JSON " + std::string(e.what()));
+    }
     if (!saw_events_) shape_error("no \"traceEvents\" array");
 }
 
-void TraceReader::read_members(TraceHandler& handler) {
-    bool more = false;
-    unit([&](JsonCursor& c) { more = c.begin_object(); });
-    while (more) {
-        std::string key;
-        unit([&](JsonCursor& c) { key = c.key(); });
-        if (key == "traceEvents") {
-            char c0 = 0;
-            unit([&](JsonCursor& c) { c0 = c.peek(); });
-            if (c0 != '[') shape_error("\"traceEvents\" is not an array");
-            read_events(handler);
-        } else {
-            std::string_view raw;
-            unit([&](JsonCursor& c) { raw = c.skip_value(); });
-            if (handler.wants_member(key)) handler.on_member(key, raw);
-        }
-        unit([&](JsonCursor& c) { more = c.next_member(); });
+void TraceReader::read_whole(TraceHandler& handler, std::string& text) {
+    whole_bytes_ = text.size();
+    check_budget(whole_bytes_);
+    json::od::document& doc = reader_.open(text);
+    json::od::object root = reader_.get(doc.get_object());
+    for (auto member : root) {
+        json::od::field field = reader_.get(std::move(member));
+        const std::string key(reader_.key(field));
+        read_member(handler, key, field.value());
+    }
+    reader_.expect_end();
+    report_progress(source_.file_size());
+}
+
+void TraceReader::read_member(TraceHandler& handler, std::string_view key, json::od::value& value) {
+    if (key == "traceEvents") {
+        if (reader_.type(value) != json_type::array) shape_error("\"traceEvents\" is not an array");
+        read_events(handler, value);
+    } else if (handler.wants_member(key)) {
+        handler.on_member(key, reader_.raw(value));
     }
 }
 
-void TraceReader::read_events(TraceHandler& handler) {
+void TraceReader::read_events(TraceHandler& handler, json::od::value& value) {
     saw_events_ = true;
-    bool more = false;
-    unit([&](JsonCursor& c) { more = c.begin_array(); });
-    while (more) {
-        unit([&](JsonCursor& c) {
-            parser_.parse(c, event_);
-            more = c.next_element();
-        });
+    json::od::array events = reader_.get(value.get_array());
+    for (auto element : events) {
+        json::od::value v = reader_.get(std::move(element));
+        parser_.parse(reader_, v, event_);
         handler.on_event(event_);
-        ++events_;
+        reader_.release_strings();
+        if (++events_ % kCheckEvery == 0 && whole_bytes_ > 0) {
+            check_budget(whole_bytes_);
+            report_progress(static_cast<std::int64_t>(static_cast<double>(source_.file_size()) *
+                                                      static_cast<double>(reader_.offset()) /
+                                                      static_cast<double>(whole_bytes_)));
+        }
     }
 }
 
-void TraceReader::check_trailing() {
+// A trace larger than the budget allows whole: members one by one, the events in
+// slices of about a sixteenth of the budget (64 KiB to 8 MiB).
+void TraceReader::read_sliced(TraceHandler& handler) {
+    const std::size_t slice = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+        budget_.limit() / 16, std::uint64_t{64} << 10, std::uint64_t{8} << 20));
+    json::ObjectSlicer slicer("traceEvents", slice);
     while (true) {
-        for (std::size_t i = pos_; i < buf_.size(); ++i) {
-            char ch = buf_[i];
-            if (ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t')
-                throw ImportError(path_, "invalid JSON at byte " +
-                                             std::to_string(base_ + static_cast<std::int64_t>(i)) +
-                                             ": unexpected data after the document");
+        json::ObjectSlicer::Part part = slicer.next();
+        switch (part.kind) {
+            case json::ObjectSlicer::Kind::NeedData: {
+                std::string_view chunk = source_.next_chunk();
+                if (chunk.empty()) {
+                    slicer.finish();
+                } else {
+                    slicer.feed(chunk);
+                }
+                check_budget(slicer.buffered());
+                report_progress(source_.file_consumed());
+                break;
+            }
+            case json::ObjectSlicer::Kind::Member: {
+                json::od::document& doc = reader_.open(*part.text, part.base);
+                json::od::object object = reader_.get(doc.get_object());
+                for (auto member : object) {
+                    json::od::field field = reader_.get(std::move(member));
+                    const std::string key(reader_.key(field));
+                    read_member(handler, key, field.value());
+                }
+                break;
+            }
+            case json::ObjectSlicer::Kind::Elements: {
+                json::od::document& doc = reader_.open(*part.text, part.base);
+                json::od::value value = reader_.get(doc.get_value());
+                read_events(handler, value);
+                check_budget(slicer.buffered());
+                break;
+            }
+            case json::ObjectSlicer::Kind::ArrayEnd:
+                saw_events_ = true;
+                break;
+            case json::ObjectSlicer::Kind::Broken:
+                if (auto found = json::diagnose(*part.text, part.base)) throw *found;
+                throw json::SyntaxError(part.base + part.text->size(), "unexpected end of data",
+                                        true);
+            case json::ObjectSlicer::Kind::End:
+                return;
         }
-        pos_ = buf_.size();
-        if (eof_) return;
-        refill();
     }
 }
 

@@ -6,7 +6,7 @@
 
 #include "event_parser.h"
 #include "import/file_source.h"
-#include "json_cursor.h"
+#include "json/reader.h"
 #include "kineto_event.h"
 #include "trace/memory_budget.h"
 #include "trace/progress.h"
@@ -23,43 +23,41 @@ class TraceHandler {
     virtual void on_member(std::string_view key, std::string_view raw_json) = 0;
 };
 
-// Streams a Kineto trace (plain or gzip) through a bounded buffer: only the
-// event being parsed and the rest of the current chunk are in memory, never
-// the whole document. Each trace event is one retryable unit: when the buffer
-// ends inside it, the buffer is refilled and the event parsed again.
+// Reads a Kineto trace (plain or gzip) with the project's JSON reader (simdjson
+// On-Demand). A trace that fits half the import's memory budget is read whole, in
+// one buffer (inflated by libdeflate when gzipped); a larger one streams, its
+// "traceEvents" array cut into slices of whole events by json::ObjectSlicer, so
+// only one slice and what the events became are in memory.
 class TraceReader {
   public:
     TraceReader(const std::string& path, const trace::ProgressFn& progress);
 
     void read(TraceHandler& handler);
-    std::int64_t bytes_parsed() const { return base_ + static_cast<std::int64_t>(pos_); }
 
     // What the handler keeps of one event, roughly: its 40-byte activity and
     // what joins it to others (launch facts, flow ends, external ids). With the
-    // buffer it is the working set checked against the import's memory budget.
+    // text held it is the working set checked against the import's memory budget.
     static constexpr std::uint64_t kBytesPerEvent = 128;
 
   private:
-    template <typename Fn>
-    void unit(Fn&& fn);
-    void refill();
-    void read_members(TraceHandler& handler);
-    void read_events(TraceHandler& handler);
-    void check_trailing();
+    void check_start();
+    void read_whole(TraceHandler& handler, std::string& text);
+    void read_sliced(TraceHandler& handler);
+    void read_member(TraceHandler& handler, std::string_view key, json::od::value& value);
+    void read_events(TraceHandler& handler, json::od::value& value);
+    void check_budget(std::uint64_t text_bytes);
+    void report_progress(std::int64_t consumed);
     [[noreturn]] void shape_error(const std::string& problem) const;
 
     std::string path_;
     trace::ProgressFn progress_;
     FileSource source_;
-    std::string buf_;
-    std::size_t pos_ = 0;
-    std::int64_t base_ = 0;  // absolute offset of buf_[0] in the decompressed data
-    bool eof_ = false;
-    JsonCursor cursor_{nullptr, nullptr, false};
+    json::Reader reader_;
     EventParser parser_;
     KinetoEvent event_;
     bool saw_events_ = false;
     std::uint64_t events_ = 0;
+    std::uint64_t whole_bytes_ = 0;  // the text read whole, for the budget and progress
     trace::MemoryBudget budget_;
 };
 

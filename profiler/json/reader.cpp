@@ -1,0 +1,220 @@
+#include "reader.h"
+
+#include <cstring>
+
+namespace tokenscope::json {
+namespace {
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The four hex digits at s[0..3], or -1.
+int hex4(std::string_view s) {
+    if (s.size() < 4) return -1;
+    int v = 0;
+    for (int i = 0; i < 4; ++i) {
+        const int h = hex_value(s[static_cast<std::size_t>(i)]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+// Length of the well-formed UTF-8 sequence at s[i] (Unicode's table 3-7: no
+// overlong forms, surrogates or code points past U+10FFFF), 0 when there is none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char b = byte(i);
+    if (b < 0x80) return 1;
+    std::size_t n = b >= 0xC2 && b <= 0xDF   ? 2
+                    : b >= 0xE0 && b <= 0xEF ? 3
+                    : b >= 0xF0 && b <= 0xF4 ? 4
+                                             : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    const unsigned char b1 = byte(i + 1);
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b == 0xE0) lo = 0xA0;
+    if (b == 0xED) hi = 0x9F;
+    if (b == 0xF0) lo = 0x90;
+    if (b == 0xF4) hi = 0x8F;
+    if (b1 < lo || b1 > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+// Every byte that starts no well-formed sequence becomes '?', in place.
+void replace_bad_utf8(std::string& text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8_length(text, i);
+        if (n == 0) {
+            text[i++] = '?';
+        } else {
+            i += n;
+        }
+    }
+}
+
+}  // namespace
+
+void pad(std::string& text) {
+    if (text.capacity() < text.size() + kPadding) text.reserve(text.size() + kPadding);
+}
+
+od::document& Reader::open(std::string& text, std::uint64_t base) {
+    text_ = &text;
+    base_ = base;
+    used_ = 0;
+    pad(text);
+    auto result = parser_.iterate(text.data(), text.size(), text.capacity());
+    if (result.error() == simdjson::UTF8_ERROR) {
+        replace_bad_utf8(text);
+        result = parser_.iterate(text.data(), text.size(), text.capacity());
+    }
+    if (result.error() != simdjson::SUCCESS) {
+        doc_ = od::document();
+        open_ = false;
+        fail(result.error());
+    }
+    doc_ = std::move(result).value_unsafe();
+    open_ = true;
+    return doc_;
+}
+
+void Reader::fail(simdjson::error_code code) {
+    if (auto found = diagnose(*text_, base_)) throw *found;
+    // simdjson refused what the strict scan accepts: nesting past its depth limit, a
+    // document past its 4 GiB, a number it cannot hold.
+    throw SyntaxError(offset(), simdjson::error_message(code), false);
+}
+
+std::uint64_t Reader::offset() {
+    const char* at = nullptr;
+    if (!open_ || doc_.current_location().get(at) != simdjson::SUCCESS)
+        return base_ + text_->size();
+    return base_ + static_cast<std::uint64_t>(at - text_->data());
+}
+
+void Reader::expect_end() {
+    const char* at = nullptr;
+    if (doc_.current_location().get(at) == simdjson::SUCCESS)
+        throw SyntaxError(base_ + static_cast<std::uint64_t>(at - text_->data()),
+                          "unexpected data after the document", false);
+}
+
+// A key with a backslash before its first quote: its end is the first quote no
+// backslash escapes.
+std::string_view Reader::escaped_key(const char* start) {
+    const char* end = text_->data() + text_->size();
+    const char* q = start;
+    while (true) {
+        q = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(end - q)));
+        if (q == nullptr) fail(simdjson::STRING_ERROR);
+        const char* b = q;
+        while (b > start && b[-1] == '\\') --b;
+        if (((q - b) & 1) == 0) break;
+        ++q;
+    }
+    return unescape(std::string_view(start, static_cast<std::size_t>(q - start)));
+}
+
+void Reader::check_number(std::string_view text) {
+    if (!is_number_text(text)) fail(simdjson::NUMBER_ERROR);
+}
+
+std::string_view Reader::raw(od::value& v) {
+    switch (type(v)) {
+        case od::json_type::object: {
+            od::object o = get(v.get_object());
+            return get(o.raw_json());
+        }
+        case od::json_type::array: {
+            od::array a = get(v.get_array());
+            return get(a.raw_json());
+        }
+        default:
+            return trim_end(v.raw_json_token());
+    }
+}
+
+// The body of a string holding escapes; a lone surrogate becomes U+FFFD.
+std::string_view Reader::unescape(std::string_view body) {
+    if (used_ == scratch_.size()) scratch_.emplace_back();
+    std::string& out = scratch_[used_++];
+    out.clear();
+    for (std::size_t i = 0; i < body.size();) {
+        const char c = body[i++];
+        if (c != '\\') {
+            out += c;
+            continue;
+        }
+        if (i == body.size()) fail(simdjson::STRING_ERROR);
+        const char e = body[i++];
+        switch (e) {
+            case '"':
+            case '\\':
+            case '/':
+                out += e;
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'u': {
+                const int hi = hex4(body.substr(i));
+                if (hi < 0) fail(simdjson::STRING_ERROR);
+                i += 4;
+                std::uint32_t cp = static_cast<std::uint32_t>(hi);
+                if (cp >= 0xD800 && cp <= 0xDBFF && body.substr(i, 2) == "\\u") {
+                    const int lo = hex4(body.substr(i + 2));
+                    if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) +
+                             (static_cast<std::uint32_t>(lo) - 0xDC00);
+                        i += 6;
+                    }
+                }
+                if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+                append_utf8(out, cp);
+                break;
+            }
+            default:
+                fail(simdjson::STRING_ERROR);
+        }
+    }
+    return out;
+}
+
+}  // namespace tokenscope::json

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <string_view>
+
+#include "syntax_error.h"
+
+namespace tokenscope::json {
+
+namespace od = simdjson::ondemand;
+
+// Bytes a document's buffer must hold readable past its end: simdjson reads ahead.
+inline constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+
+// Makes text's capacity reach kPadding bytes past its size (one reallocation at most).
+void pad(std::string& text);
+
+// The one JSON reader of the project: simdjson On-Demand over a whole document in
+// memory (or one slice of a larger one, see slicer.h), with the helpers every
+// reader needs and one error style. Strings and numbers come back as views into the
+// text where they hold no escapes, so a reader pays for what it reads; a string with
+// escapes is unescaped into storage the Reader keeps until release_strings(), a lone
+// UTF-16 surrogate becoming U+FFFD (names are labels). Bytes that are not UTF-8
+// become '?' rather than refusing the document. A syntax error anywhere throws
+// SyntaxError with the byte offset in the document and what was expected there; the
+// parts of a document a reader skips are checked for their strings and nesting only.
+class Reader {
+  public:
+    // Starts reading `text` (kept alive and unmoved by the caller, its capacity padded:
+    // pad()); `base` is the offset of its first byte in the file's data, for errors.
+    od::document& open(std::string& text, std::uint64_t base = 0);
+
+    // The simdjson error `code` met while reading, as a SyntaxError saying where.
+    [[noreturn]] void fail(simdjson::error_code code);
+    void check(simdjson::error_code code) {
+        if (code != simdjson::SUCCESS) fail(code);
+    }
+    template <typename T>
+    T get(simdjson::simdjson_result<T>&& result) {
+        T out;
+        check(std::move(result).get(out));
+        return out;
+    }
+    od::json_type type(od::value& v) { return get(v.type()); }
+
+    // A string value (type() said string).
+    std::string_view string(od::value& v) { return token_string(v.raw_json_token()); }
+    // A member's key.
+    std::string_view key(od::field& f) {
+        // Stage 1 of simdjson matched every quote of the document, so the key's
+        // closing quote is in the text: the first quote, unless a backslash comes first.
+        const char* start = f.key().raw();
+        const char* end = text_->data() + text_->size();
+        const char* q = start;
+        while (q < end && *q != '"' && *q != '\\') ++q;
+        if (q < end && *q == '"') return {start, static_cast<std::size_t>(q - start)};
+        return escaped_key(start);
+    }
+    // A number's text as written (type() said number); check_number() before
+    // trusting text a conversion refused.
+    std::string_view number_text(od::value& v) { return trim_end(v.raw_json_token()); }
+    void check_number(std::string_view text);
+    // The raw text of any value, for a member kept as written.
+    std::string_view raw(od::value& v);
+    // Releases what string() and key() unescaped: their views of escaped text die.
+    void release_strings() { used_ = 0; }
+
+    // The document's offset where iteration stands (for progress).
+    std::uint64_t offset();
+    // Throws unless only white space follows the value just read (the root).
+    void expect_end();
+
+  private:
+    static std::string_view trim_end(std::string_view s) {
+        while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+        return s;
+    }
+    std::string_view token_string(std::string_view token) {
+        token = trim_end(token);
+        if (token.size() < 2 || token.front() != '"' || token.back() != '"')
+            fail(simdjson::STRING_ERROR);
+        const std::string_view body = token.substr(1, token.size() - 2);
+        if (std::memchr(body.data(), '\\', body.size()) != nullptr) return unescape(body);
+        return body;
+    }
+    std::string_view escaped_key(const char* start);
+    std::string_view unescape(std::string_view body);
+
+    od::parser parser_;
+    od::document doc_;
+    bool open_ = false;  // doc_ holds a document that simdjson accepted
+    std::string* text_ = nullptr;
+    std::uint64_t base_ = 0;
+    std::deque<std::string> scratch_;  // deque: views stay valid as it grows
+    std::size_t used_ = 0;
+};
+
+}  // namespace tokenscope::json
