@@ -103,11 +103,11 @@ xl() {  # xl LOG CMD...: runs it with stdout and stderr into LOG; in a dry run p
 summary() {
     echo
     echo "=== summary (${SECONDS}s, results in $OUT)"
-    printf '%-36s %-6s %s\n' check result figure
-    printf '%-36s %-6s %s\n' ------------------------------------ ------ ------
+    printf '%-46s %-6s %s\n' check result figure
+    printf '%-46s %-6s %s\n' ---------------------------------------------- ------ ------
     for r in "${rows[@]}"; do
         IFS='|' read -r name result figure <<<"$r"
-        printf '%-36s %-6s %s\n' "$name" "$result" "$figure"
+        printf '%-46s %-6s %s\n' "$name" "$result" "$figure"
     done
     if [ ${#figures[@]} -gt 0 ]; then
         echo
@@ -375,11 +375,11 @@ for shape in $SHAPES; do
     line=$(sed -n 's/^figures //p' "$base.figures.txt")
     figures+=("$line|${ratio:--}")
     [ -n "$line" ] && check "figures $label" PASS "$line" || check "figures $label" FAIL "none"
-    q=$(json "$base.figures.json" "d['tpot_over_floor'] or 0")
+    q=$(json "$base.figures.json" "round(d['tpot_over_floor'] or 0, 3)")
     limit=1.6; [ "$batch" -ge 8 ] && limit=1.3
     target "target $label TPOT/floor <= $limit" "$q" "$limit" le "$q"
     if [ "$batch" -ge 8 ] && [ "$PROMPT" -ge 512 ]; then
-        pf=$(json "$base.figures.json" "d['prefill_of_peak'] or 0")
+        pf=$(json "$base.figures.json" "round(d['prefill_of_peak'] or 0, 3)")
         target "target $label prefill >= 40% peak" "$pf" 0.40 ge "$pf of peak"
     fi
     if [ $rc -eq 0 ] && [ -n "$ratio" ]; then
@@ -482,13 +482,15 @@ else
         rm -f "$OUT/inject.tokenscope"
         x timeout 120 "$CLI" capture --steps-from-nvtx '^step' --out "$OUT/inject.tokenscope" -- "$VA"
         rc=$?
-        if [ $DRY = 0 ]; then
-            [ $rc -eq 0 ] && check "inject capture" PASS "exit 0" || check "inject capture" FAIL "exit $rc"
+        if [ $DRY = 0 ] && [ $rc -ne 0 ]; then
+            check "inject capture" FAIL "exit $rc"
+        elif [ $DRY = 0 ]; then
+            check "inject capture" PASS "exit 0"
             "$CLI" info "$OUT/inject.tokenscope" --json >"$OUT/inject.info.json"
             r="d['runs'][-1]"
-            ik=$(json "$OUT/inject.info.json" "$r['activities'].get('kernel', 0)")
-            im=$(json "$OUT/inject.info.json" "$r['activities'].get('memcpy', 0)")
-            is=$(json "$OUT/inject.info.json" "$r['steps']")
+            ik=$(json "$OUT/inject.info.json" "${r}['activities'].get('kernel', 0)")
+            im=$(json "$OUT/inject.info.json" "${r}['activities'].get('memcpy', 0)")
+            is=$(json "$OUT/inject.info.json" "${r}['steps']")
             [ "$ik" -eq 80 ] && [ "$im" -eq 30 ] && [ "$is" -eq 10 ] &&
                 check "inject: 80 kernels, 30 copies, 10 steps" PASS "" ||
                 check "inject: 80 kernels, 30 copies, 10 steps" FAIL "$ik, $im, $is"
