@@ -128,14 +128,33 @@ int TimelineLayout::add_lane_rows(const TimelineIndex* index, const std::vector<
             row.kind = RowKind::Counter;
             row.height = kCounterHeight + kGap;
         } else {
-            row.depth_rows =
-                std::min(index->max_depth(static_cast<std::size_t>(lane)) + 1, kMaxDepthRows);
+            row.levels = index->max_depth(static_cast<std::size_t>(lane)) + 1;
+            row.depth_rows = std::min(row.levels, depth_limit(lane));
             row.height = row.depth_rows * kSpanHeight + kGap;
         }
         rows_.push_back(row);
         y += row.height;
     }
     return y;
+}
+
+void TimelineLayout::set_depth_limit(int lane, int rows) {
+    if (rows <= 0)
+        depth_limits_.erase(lane);
+    else
+        depth_limits_[lane] = rows;
+}
+
+int TimelineLayout::depth_limit(int lane) const {
+    const auto it = depth_limits_.find(lane);
+    return it == depth_limits_.end() ? kMaxDepthRows : it->second;
+}
+
+int TimelineLayout::group_of_lane(int lane) const {
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        for (std::size_t l : groups_[g].lanes)
+            if (static_cast<int>(l) == lane) return static_cast<int>(g);
+    return -1;
 }
 
 const TimelineLayout::Row* TimelineLayout::row_at(int y) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -25,6 +26,8 @@ class TimelineLayout {
         int depth_rows = 1;  // nesting rows of an activity lane, sub-rows of the request track
         QString label;
         int group = -1;  // a Group header's index into groups(); -1 for other rows
+        // Nesting levels of an activity lane; those past depth_rows share its last row.
+        int levels = 1;
     };
 
     void build(const TimelineIndex* index);
@@ -43,6 +46,14 @@ class TimelineLayout {
     void set_collapsed(int group, bool collapsed);
     // Forgets the groups and their collapsed state: the next build() is a new run's.
     void reset_groups() { grouped_index_ = nullptr; }
+    // Nesting rows shown for a lane: kMaxDepthRows unless set here (the lane's menu, or a
+    // search match deeper than that); `rows` <= 0 goes back to the default. Kept across
+    // build() until clear_depth_limits().
+    void set_depth_limit(int lane, int rows);
+    int depth_limit(int lane) const;
+    void clear_depth_limits() { depth_limits_.clear(); }
+    // The group whose lanes hold `lane`, or -1 (no groups).
+    int group_of_lane(int lane) const;
 
     static constexpr int kAxisHeight = 22;
     static constexpr int kLabelWidth = 170;
@@ -58,6 +69,7 @@ class TimelineLayout {
     int height_ = 0;
     std::vector<analysis::LaneGroup> groups_;
     std::set<int> collapsed_;
+    std::map<int, int> depth_limits_;  // lane -> rows
     bool grouped_ = false;
     const TimelineIndex* grouped_index_ = nullptr;
 };

@@ -3,6 +3,7 @@
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -263,7 +264,27 @@ int TimelinePainter::depth_of(std::size_t i) const {
     s_.index->for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
         if (j == i) depth = d;
     });
-    return std::min(depth, Layout::kMaxDepthRows - 1);
+    return depth;
+}
+
+QString TimelinePainter::more_levels_text(const Row& row) {
+    return QObject::tr("\u25b8 %1 more levels").arg(row.levels - row.depth_rows);
+}
+
+// Lane names are cut on the left: the end tells lanes apart ("thread 8013 annotations",
+// "PyTorch Profiler (Trace)", "python3 (8013)"), the start often repeats ("GPU 0 stream").
+// A leading "GPU N " stays, so a GPU's lanes still say which GPU.
+QString TimelinePainter::elide_lane_label(const QString& label, const QFontMetrics& fm, int width) {
+    if (fm.horizontalAdvance(label) <= width) return label;
+    static const QRegularExpression gpu(QStringLiteral("^(GPU \\d+ )"));
+    const QRegularExpressionMatch m = gpu.match(label);
+    if (m.hasMatch()) {
+        const QString head = m.captured(1);
+        const int room = width - fm.horizontalAdvance(head);
+        if (room > fm.averageCharWidth() * 8)
+            return head + fm.elidedText(label.mid(head.size()), Qt::ElideLeft, room);
+    }
+    return fm.elidedText(label, Qt::ElideLeft, width);
 }
 
 QRectF TimelinePainter::span_rect(std::size_t i, int width) const {
@@ -273,8 +294,9 @@ QRectF TimelinePainter::span_rect(std::size_t i, int width) const {
     if (row == nullptr) return {};
     const double x0 = Layout::kLabelWidth + s_.viewport.x_of(a.start_ns);
     const double x1 = Layout::kLabelWidth + s_.viewport.x_of(a.end_ns);
-    const QRectF r(x0, row_top(*row) + depth_of(i) * Layout::kSpanHeight + 1,
-                   std::max(1.0, x1 - x0), Layout::kSpanHeight - 2);
+    const int depth = std::min(depth_of(i), row->depth_rows - 1);
+    const QRectF r(x0, row_top(*row) + depth * Layout::kSpanHeight + 1, std::max(1.0, x1 - x0),
+                   Layout::kSpanHeight - 2);
     return r.intersects(QRectF(Layout::kLabelWidth, 0, width, 1e9)) ? r : QRectF();
 }
 
@@ -295,8 +317,13 @@ void TimelinePainter::paint_overlays(QPainter& p, int width, int height) const {
     const QRectF linked = span_rect(s_.linked, width);
     const QRectF found = span_rect(s_.found, width);
     if (!found.isEmpty()) {
-        p.setPen(QPen(QColor(0xF0, 0xE4, 0x42), 2));
-        p.drawRect(found.adjusted(-1, -1, 1, 1));
+        // The match stands out: a band down the whole view at its time, and an outline.
+        const QColor mark(0xF0, 0xE4, 0x42);
+        QColor band = mark;
+        band.setAlpha(70);
+        p.fillRect(QRectF(found.left() - 2, Layout::kAxisHeight, found.width() + 4, height), band);
+        p.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+        p.drawRect(found.adjusted(-2, -2, 2, 2));
     }
     p.setPen(QPen(palette_.color(QPalette::Text), 2));
     if (!hovered.isEmpty()) p.drawRect(hovered.adjusted(-1, -1, 1, 1));
@@ -328,9 +355,16 @@ void TimelinePainter::paint_labels(QPainter& p, int height) const {
         p.setFont(font);
         const int indent = header || !s_.layout->grouped() ? 6 : 16;  // lanes under their header
         const int w = Layout::kLabelWidth - 4 - indent;
-        p.drawText(
-            QRect(indent, top, w, Layout::kSpanHeight), Qt::AlignVCenter,
-            QFontMetrics(font).elidedText(row.label, header ? Qt::ElideRight : Qt::ElideMiddle, w));
+        const QFontMetrics fm(font);
+        p.drawText(QRect(indent, top, w, Layout::kSpanHeight), Qt::AlignVCenter,
+                   header ? fm.elidedText(row.label, Qt::ElideRight, w)
+                          : elide_lane_label(row.label, fm, w));
+        // Levels past the lane's limit share its last row: say so, and how to see them.
+        if (row.levels > row.depth_rows && row.depth_rows >= 2) {
+            p.setPen(palette_.color(QPalette::Link));
+            p.drawText(QRect(indent, top + Layout::kSpanHeight, w, Layout::kSpanHeight),
+                       Qt::AlignVCenter, fm.elidedText(more_levels_text(row), Qt::ElideRight, w));
+        }
     }
     QFont plain = p.font();
     plain.setBold(false);

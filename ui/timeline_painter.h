@@ -4,12 +4,14 @@
 #include <QPainterPath>
 #include <QPalette>
 #include <QRectF>
+#include <QString>
 #include <functional>
 #include <vector>
 
 #include "analysis/classifier.h"
 #include "timeline_scene.h"
 
+class QFontMetrics;
 class QPainter;
 
 namespace tokenscope::ui {
@@ -26,6 +28,10 @@ class TimelinePainter {
     // Where activity i is drawn, in widget coordinates; empty when it is off screen.
     QRectF span_rect(std::size_t i, int width) const;
     QColor color_of(const trace::Activity& a) const;
+    // A lane's name cut to `width`, keeping what tells lanes apart (see the definition).
+    static QString elide_lane_label(const QString& label, const QFontMetrics& fm, int width);
+    // "▸ N more levels", under the name of a lane whose nesting is deeper than shown.
+    static QString more_levels_text(const TimelineLayout::Row& row);
 
   private:
     using Row = TimelineLayout::Row;

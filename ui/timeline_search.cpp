@@ -37,6 +37,16 @@ std::size_t TimelineSearch::next() {
     return matches_[current_];
 }
 
+std::size_t TimelineSearch::seek(std::int64_t t) {
+    if (matches_.empty()) return static_cast<std::size_t>(-1);
+    const auto& acts = run_->activities;
+    const auto it = std::lower_bound(
+        matches_.begin(), matches_.end(), t,
+        [&](std::uint32_t i, std::int64_t time) { return acts[i].start_ns < time; });
+    current_ = it == matches_.end() ? 0 : static_cast<std::size_t>(it - matches_.begin());
+    return matches_[current_];
+}
+
 std::size_t TimelineSearch::previous() {
     if (matches_.empty()) return static_cast<std::size_t>(-1);
     current_ = (current_ == 0 || current_ >= matches_.size()) ? matches_.size() - 1 : current_ - 1;

@@ -18,6 +18,9 @@ class TimelineSearch {
     // Moves to the next/previous match (wrapping) and returns its activity index.
     std::size_t next();
     std::size_t previous();
+    // Moves to the first match starting at or after t (the first match when none does)
+    // and returns its activity index; the position is then that match's.
+    std::size_t seek(std::int64_t t);
     // 1-based position of the current match; 0 before the first next().
     std::size_t position() const { return current_ < matches_.size() ? current_ + 1 : 0; }
 

@@ -67,8 +67,14 @@ void TimelineTab::setUnit(plots::TimeUnit unit) {
     view_->setUnit(unit);
 }
 
+// Find as you type: the view goes to the first match from where it shows, zoomed to it
+// and highlighted; Enter and the arrows step on.
 void TimelineTab::updateQuery() {
     finder_.set_query(run_.valid() ? run_.data.get() : nullptr, search_->text());
+    if (finder_.count() > 0)
+        view_->reveal(finder_.seek(view_->viewport().start_ns()));
+    else
+        view_->clearMatch();
     showPosition();
 }
 

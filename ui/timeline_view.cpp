@@ -1,8 +1,11 @@
 #include "timeline_view.h"
 
+#include <QActionGroup>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSettings>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -26,6 +29,14 @@ QString view_of(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+// Where a lane's levels are kept: by its kind and name, so "main thread" of the next run
+// of the same program opens as deep as it was left.
+QString depth_key(const trace::Lane& lane) {
+    return QStringLiteral("timeline/levels/%1/%2")
+        .arg(static_cast<int>(lane.kind))
+        .arg(QString::fromStdString(lane.name).replace(QLatin1Char('/'), QLatin1Char('|')));
+}
+
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -47,6 +58,7 @@ void TimelineView::setRun(const OpenRun& run) {
         classifier_ =
             std::make_unique<analysis::Classifier>(*run_.data, analysis::AttributionOptions{}, -1);
         layout_.reset_groups();
+        restoreDepthLimits();
         layout_.build(run_.index.get());
         scene_.index = run_.index.get();
         scene_.layout = &layout_;
@@ -115,20 +127,140 @@ void TimelineView::reveal(std::size_t activity) {
     if (scene_.index == nullptr || activity >= run_.data->activities.size()) return;
     const auto& a = run_.data->activities[activity];
     scene_.found = activity;
+    const int lane = static_cast<int>(a.lane);
+    // Its lanes' group open and its nesting level shown (for this view, not remembered).
+    bool relayout = false;
+    if (const int g = layout_.group_of_lane(lane); g >= 0 && layout_.collapsed(g)) {
+        layout_.set_collapsed(g, false);
+        relayout = true;
+    }
+    const int depth = depthOf(activity);
+    if (depth + 1 > layout_.depth_limit(lane)) {
+        layout_.set_depth_limit(lane, depth + 1);
+        relayout = true;
+    }
+    if (relayout) rebuildLayout();
     const double w = plotWidth();
-    // Zoom in so the match is at least a few pixels wide, then centre it.
-    if (a.duration_ns() > 0 && a.duration_ns() / scene_.viewport.ns_per_px() < 8.0)
-        scene_.viewport.fit(a.start_ns, a.start_ns + a.duration_ns() * 20, w);
+    // Zoomed so the match is a third of the view when it would be a sliver or wider
+    // than the view; else the zoom stays and the match is centred.
+    const double px = a.duration_ns() / scene_.viewport.ns_per_px();
+    if (px < 8.0 || px > w * 0.9) {
+        const std::int64_t pad = std::max<std::int64_t>(a.duration_ns(), 500);
+        scene_.viewport.fit(a.start_ns - pad, a.end_ns + pad, w);
+    }
     const double centre = (a.start_ns + a.end_ns) / 2.0;
     scene_.viewport.pan_px(w / 2.0 - scene_.viewport.x_of(static_cast<std::int64_t>(centre)));
-    if (const auto* row = layout_.row_of_lane(a.lane)) {
+    if (const auto* row = layout_.row_of_lane(lane)) {
         const int visible_h = height() - Layout::kAxisHeight;
-        if (row->y < scene_.scroll_y || row->y + row->height > scene_.scroll_y + visible_h)
-            scrollBy(row->y - scene_.scroll_y - visible_h / 3);
+        const int y = row->y + std::min(depth, row->depth_rows - 1) * Layout::kSpanHeight;
+        if (y < scene_.scroll_y || y + Layout::kSpanHeight > scene_.scroll_y + visible_h)
+            scrollBy(y - scene_.scroll_y - visible_h / 3);
     }
     user_navigated_ = true;
     emit detailsChanged(describe(activity));
     update();
+}
+
+void TimelineView::clearMatch() {
+    scene_.found = TimelineScene::kNone;
+    update();
+}
+
+// The nesting level of an activity in its lane (0: outermost).
+int TimelineView::depthOf(std::size_t activity) const {
+    const auto& a = run_.data->activities[activity];
+    int depth = 0;
+    scene_.index->for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
+        if (j == activity) depth = d;
+    });
+    return depth;
+}
+
+void TimelineView::rebuildLayout() {
+    layout_.build(run_.index.get());
+    scrollBy(0);
+    update();
+}
+
+void TimelineView::restoreDepthLimits() {
+    layout_.clear_depth_limits();
+    if (!run_.valid()) return;
+    const QSettings settings;
+    for (std::size_t lane = 0; lane < run_.data->lanes.size(); ++lane) {
+        const QVariant rows = settings.value(depth_key(run_.data->lanes[lane]));
+        if (rows.isValid()) layout_.set_depth_limit(static_cast<int>(lane), rows.toInt());
+    }
+}
+
+void TimelineView::setDepthLimit(int lane, int rows) {
+    if (!run_.valid() || lane < 0 || lane >= static_cast<int>(run_.data->lanes.size())) return;
+    layout_.set_depth_limit(lane, rows);
+    QSettings settings;
+    const QString key = depth_key(run_.data->lanes[static_cast<std::size_t>(lane)]);
+    if (rows <= 0)
+        settings.remove(key);
+    else
+        settings.setValue(key, rows);
+    rebuildLayout();
+}
+
+int TimelineView::depthLimit(int lane) const {
+    return layout_.depth_limit(lane);
+}
+
+int TimelineView::laneAt(QPoint pos) const {
+    if (scene_.index == nullptr || pos.y() < Layout::kAxisHeight) return -1;
+    const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
+    return row != nullptr && row->kind == Layout::RowKind::Activities ? row->lane : -1;
+}
+
+QString TimelineView::laneToolTip(int lane) const {
+    const auto* row = layout_.row_of_lane(lane);
+    if (row == nullptr) return {};
+    QString text = row->label.toHtmlEscaped();
+    if (row->levels > row->depth_rows)
+        text += tr("<br>%1 of %2 nesting levels shown; the deeper ones share the last row. "
+                   "Click the name to show them all, or right-click for the levels shown.")
+                    .arg(row->depth_rows)
+                    .arg(row->levels);
+    else if (row->levels > 1)
+        text += tr("<br>%1 nesting levels; right-click for the levels shown.").arg(row->levels);
+    return text;
+}
+
+QMenu* TimelineView::laneMenu(int lane) {
+    const auto* row = layout_.row_of_lane(lane);
+    if (row == nullptr || row->kind != Layout::RowKind::Activities) return nullptr;
+    auto* menu = new QMenu(this);
+    const int levels = row->levels;
+    const int shown = row->depth_rows;
+    menu->addSection(row->label);
+    if (levels <= 1) {
+        menu->addAction(tr("No nesting on this lane"))->setEnabled(false);
+        return menu;
+    }
+    menu->addAction(tr("Show &all %1 levels").arg(levels), this,
+                    [this, lane, levels] { setDepthLimit(lane, levels); })
+        ->setEnabled(shown < levels);
+    menu->addAction(tr("Show up to %1 levels (&default)").arg(Layout::kMaxDepthRows), this,
+                    [this, lane] { setDepthLimit(lane, 0); })
+        ->setEnabled(layout_.depth_limit(lane) != Layout::kMaxDepthRows);
+    QMenu* choose = menu->addMenu(tr("&Levels shown"));
+    auto* group = new QActionGroup(choose);
+    for (int n : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+        if (n >= levels) break;
+        QAction* a = choose->addAction(QString::number(n), this,
+                                       [this, lane, n] { setDepthLimit(lane, n); });
+        a->setCheckable(true);
+        a->setChecked(shown == n);
+        group->addAction(a);
+    }
+    QAction* all = choose->addAction(tr("All (%1)").arg(levels), this,
+                                     [this, lane, levels] { setDepthLimit(lane, levels); });
+    all->setCheckable(true);
+    all->setChecked(shown == levels);
+    group->addAction(all);
+    return menu;
 }
 
 std::size_t TimelineView::activityAt(QPoint pos) const {
@@ -263,6 +395,14 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         scene_.selection_start = static_cast<std::int64_t>(std::min(t, select_anchor_ns_));
         scene_.selection_end = static_cast<std::int64_t>(std::max(t, select_anchor_ns_));
         update();
+    } else if (pos.x() < Layout::kLabelWidth) {
+        // The label column: a lane's whole name (the label may be cut) and its levels.
+        hoverAt(pos);
+        const int lane = laneAt(pos);
+        if (lane >= 0)
+            QToolTip::showText(event->globalPosition().toPoint(), laneToolTip(lane), this);
+        else
+            QToolTip::hideText();
     } else {
         hoverAt(pos);
         const int step = scene_.hovered == TimelineScene::kNone ? stepAt(pos) : -1;
@@ -285,11 +425,19 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     const bool moved = (pos - press_pos_).manhattanLength() > kDragThresholdPx;
-    if (drag_ == Drag::Select && moved)
-        selectRange(scene_.selection_start, scene_.selection_end);
-    else if (!moved && event->button() == Qt::LeftButton)
-        clickAt(pos);
+    const Drag was = drag_;
     drag_ = Drag::None;
+    if (was == Drag::Select && moved) {
+        selectRange(scene_.selection_start, scene_.selection_end);
+    } else if (!moved && event->button() == Qt::LeftButton) {
+        clickAt(pos);
+    } else if (!moved && event->button() == Qt::RightButton) {
+        // A right click without a drag: the lane's menu (its levels).
+        if (QMenu* menu = laneMenu(laneAt(pos))) {
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(event->globalPosition().toPoint());
+        }
+    }
 }
 
 void TimelineView::setGroupCollapsed(int group, bool collapsed) {
@@ -304,6 +452,12 @@ void TimelineView::clickAt(QPoint pos) {
     const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
     if (row != nullptr && row->kind == Layout::RowKind::Group) {
         setGroupCollapsed(row->group, !layout_.collapsed(row->group));
+        return;
+    }
+    // A lane's name whose deeper levels share its last row: show them all.
+    if (row != nullptr && pos.x() < Layout::kLabelWidth &&
+        row->kind == Layout::RowKind::Activities && row->levels > row->depth_rows) {
+        setDepthLimit(row->lane, row->levels);
         return;
     }
     if (const std::size_t i = activityAt(pos); i != TimelineScene::kNone) {

@@ -3,6 +3,8 @@
 #include <QWidget>
 #include <memory>
 
+class QMenu;
+
 #include "open_run.h"
 #include "timeline_scene.h"
 
@@ -37,8 +39,23 @@ class TimelineView : public QWidget {
     void showRange(qint64 t0, qint64 t1);
     void selectRange(qint64 t0, qint64 t1);
     void clearSelection();
-    // Marks a search match and centres it (keeping the zoom unless it is off screen).
+    // Shows a search match: opens its group, shows its nesting level, zooms so it is a
+    // third of the view (unless it is already a readable width), centres it, scrolls to
+    // its row and highlights it.
     void reveal(std::size_t activity);
+    // No search match highlighted (the search box was cleared).
+    void clearMatch();
+    // Nesting rows shown for `lane` (its menu: Levels shown); remembered by the lane's
+    // name, so the same lane of another run opens the same way. `rows` <= 0: the default.
+    void setDepthLimit(int lane, int rows);
+    int depthLimit(int lane) const;
+    // The menu of the lane at a right click without a drag: its levels. The caller shows
+    // and deletes it; nullptr where there is no lane.
+    QMenu* laneMenu(int lane);
+    // The lane drawn at widget position pos (label column or plot), or -1.
+    int laneAt(QPoint pos) const;
+    // What hovering the label column shows: the lane's whole name and its levels.
+    QString laneToolTip(int lane) const;
     // The activity drawn at widget position pos, or TimelineScene::kNone.
     std::size_t activityAt(QPoint pos) const;
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
@@ -78,6 +95,9 @@ class TimelineView : public QWidget {
     void scrollBy(int dy);
     void clickAt(QPoint pos);
     double plotX(QPoint pos) const;
+    void rebuildLayout();
+    void restoreDepthLimits();
+    int depthOf(std::size_t activity) const;
 
     OpenRun run_;
     TimelineLayout layout_;
