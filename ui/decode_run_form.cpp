@@ -14,6 +14,7 @@
 #include "capture/backend_registry.h"
 #include "capture/capture_config.h"
 #include "capture/gpu_presets.h"
+#include "gui_words.h"
 #include "kernels/decode_config.h"
 #include "kernels/model_shape.h"
 
@@ -144,7 +145,7 @@ void DecodeRunForm::fillBackends() {
         backend_->addItem(label);
         const int row = backend_->count() - 1;
         if (a.ok) continue;
-        const QString reason = QString::fromStdString(a.reason);
+        const QString reason = GuiWords::fromCli(QString::fromStdString(a.reason));
         items->item(row)->setEnabled(false);
         backend_->setItemData(row, tr("Unavailable: %1").arg(reason), Qt::ToolTipRole);
         notes << tr("%1 unavailable: %2").arg(label, reason.toHtmlEscaped());

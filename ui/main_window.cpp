@@ -9,6 +9,7 @@
 #include <QItemSelectionModel>
 #include <QListView>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
@@ -24,6 +25,7 @@
 #include "compare_tab.h"
 #include "drop_plan.h"
 #include "fleet_tab.h"
+#include "gui_words.h"
 #include "heatmap_tab.h"
 #include "load_job.h"
 #include "recent_files.h"
@@ -346,10 +348,12 @@ void MainWindow::reopenWithStepPattern(const QString& path, const QString& step_
 bool MainWindow::openSampleRun() {
     const QString sample = SampleRun::path();
     if (sample.isEmpty()) {
-        showMessage(tr("No sample run found (looked in %1). Open a file with File > Open, or drop "
-                       "one on this window.")
-                        .arg(SampleRun::candidates().join(QStringLiteral(", "))),
-                    false);
+        const QString text =
+            tr("No sample run found (looked in %1). Open a file with File > Open, or drop one on "
+               "this window.")
+                .arg(SampleRun::candidates().join(QStringLiteral(", ")));
+        showMessage(text, false);
+        if (current_row_ < 0) timeline_->view()->setEmptyText(text);
         return false;
     }
     openFiles({sample});
@@ -455,12 +459,52 @@ void MainWindow::onReopened(const QList<OpenRun>& runs) {
 }
 
 void MainWindow::onFailed(const QString& message) {
-    if (active_.mode == Mode::Reopen)
+    const QString problem = GuiWords::fromCli(message);
+    if (active_.mode == Mode::Reopen) {
         for (StepPatternPanel* panel : stepPatternPanels())
-            if (panel->path() == active_.replaces) panel->showError(message);
-    showMessage(tr("Could not open: %1").arg(message), true);
+            if (panel->path() == active_.replaces) panel->showError(problem);
+    } else {
+        reportOpenError(active_.paths, problem);
+    }
+    showMessage(tr("Could not open: %1").arg(problem), true);
     emit errorReported(message);
     startNext();
+}
+
+QMessageBox* MainWindow::errorBox() const {
+    return error_box_;
+}
+
+// Not only the status bar: a message box naming the file and the problem, and while no run
+// is shown, the same in the timeline's canvas instead of "No run open".
+void MainWindow::reportOpenError(const QStringList& paths, const QString& problem) {
+    QStringList files, names;
+    for (const QString& path : paths) {
+        files << QDir::toNativeSeparators(QDir::cleanPath(path));
+        names << QFileInfo(path).fileName();
+    }
+    // The importers' messages often start with the path; it is said once, above them.
+    QString why = problem;
+    for (const QString& path : paths + files)
+        if (why.startsWith(path + QStringLiteral(": "))) why = why.mid(path.size() + 2);
+    if (!error_box_) {
+        error_box_ = new QMessageBox(this);
+        error_box_->setObjectName(QStringLiteral("openErrorBox"));
+        error_box_->setIcon(QMessageBox::Warning);
+        error_box_->setStandardButtons(QMessageBox::Ok);
+        error_box_->setWindowModality(Qt::WindowModal);
+        error_box_->setTextFormat(Qt::RichText);
+    }
+    error_box_->setWindowTitle(tr("Could not open %1").arg(names.join(QStringLiteral(", "))));
+    error_box_->setText(
+        tr("<b>Could not open %1</b><br><br>%2")
+            .arg(files.join(QStringLiteral(", ")).toHtmlEscaped(), why.toHtmlEscaped()));
+    error_box_->open();
+    if (current_row_ < 0)
+        timeline_->view()->setEmptyText(
+            tr("Could not open %1:\n%2\n\nOpen another file with File > Open (Ctrl+O) or drop "
+               "one on this window.")
+                .arg(files.join(QStringLiteral(", ")), why));
 }
 
 void MainWindow::showMessage(const QString& text, bool error) {

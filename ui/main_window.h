@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include "load_job.h"
@@ -9,6 +10,7 @@
 #include "ui/plots/time_format.h"
 
 class QListView;
+class QMessageBox;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -80,6 +82,8 @@ class MainWindow : public QMainWindow {
     // The producer of every view's analyses and heatmaps (the current run's for the
     // Breakdown tab and the Attribution dock, A and B for Compare).
     RunAnalyzer* analyzer() const { return analyzer_; }
+    // The box that said why the last file did not open (nullptr before any failure).
+    QMessageBox* errorBox() const;
 
     // The runs list's menu for `row`: Set as A, Set as B, Compare with (each other open
     // run). The caller shows and deletes it.
@@ -117,6 +121,7 @@ class MainWindow : public QMainWindow {
     void cancelCurrent();
     void onLoaded(const QList<OpenRun>& runs);
     void onFailed(const QString& message);
+    void reportOpenError(const QStringList& paths, const QString& problem);
     void onReopened(const QList<OpenRun>& runs);
     void showMessage(const QString& text, bool error);
     void setCurrentRow(int row);
@@ -147,6 +152,7 @@ class MainWindow : public QMainWindow {
     plots::TimeUnit unit_ = plots::TimeUnit::Milliseconds;
     int current_row_ = -1;
     std::shared_ptr<const trace::RunData> shown_;  // current_row_'s data, in every view
+    QPointer<QMessageBox> error_box_;
     bool replacing_ = false;  // runs being replaced: the list's transient rows are not shown
 };
 

@@ -22,6 +22,7 @@
 #include "cli_command_process.h"
 #include "decode_run_form.h"
 #include "external_command.h"
+#include "gui_words.h"
 #include "sweep_launch_form.h"
 
 namespace tokenscope::ui {
@@ -90,12 +91,11 @@ void RunLauncherDialog::connectProcess() {
     });
     connect(process_, &CliCommandProcess::failed, this, [this](const QString& message) {
         setRunning(false);
-        setStatus(tr("The run failed: %1").arg(message), true);
+        setStatus(tr("The run failed: %1").arg(GuiWords::fromCli(message)), true);
     });
     connect(process_, &CliCommandProcess::cancelled, this, [this] {
         setRunning(false);
-        setStatus(sweepMode() ? tr("Cancelled; the finished runs are kept (tokenscope-cli sweep "
-                                   "--resume continues).")
+        setStatus(sweepMode() ? tr("Cancelled; the runs that finished are kept in the output file.")
                               : tr("Cancelled; nothing of the run was kept."),
                   false);
         if (close_when_cancelled_) QDialog::reject();
@@ -153,8 +153,9 @@ void RunLauncherDialog::browse() {
 
 QString RunLauncherDialog::problem() const {
     if (externalMode()) return external_->problem(output_->text());
-    if (sweepMode()) return sweep_child(sweep_form_->launch(output_->text())).problem;
-    return decode_->problem(output_->text());
+    if (sweepMode())
+        return GuiWords::fromCli(sweep_child(sweep_form_->launch(output_->text())).problem);
+    return GuiWords::fromCli(decode_->problem(output_->text()));
 }
 
 void RunLauncherDialog::updateProblem() {

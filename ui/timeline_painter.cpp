@@ -57,7 +57,10 @@ int TimelinePainter::row_top(const Row& row) const {
 
 void TimelinePainter::paint(QPainter& p, int width, int height) {
     p.fillRect(0, 0, width, height, palette_.color(QPalette::Base));
-    if (s_.index == nullptr || s_.layout == nullptr) return;
+    if (s_.index == nullptr || s_.layout == nullptr) {
+        paint_empty(p, width, height);
+        return;
+    }
     const int plot_w = std::max(1, width - Layout::kLabelWidth);
     p.save();
     p.setClipRect(Layout::kLabelWidth, Layout::kAxisHeight, plot_w, height - Layout::kAxisHeight);
@@ -89,6 +92,15 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
     p.translate(Layout::kLabelWidth, 0);
     paint_axis(p, plot_w);
     p.restore();
+}
+
+// No run: a panel in the middle of the view with what to do, or what went wrong.
+void TimelinePainter::paint_empty(QPainter& p, int width, int height) const {
+    if (s_.empty_text.isEmpty()) return;
+    const int w = std::min(width - 40, 640);
+    const QRect box((width - w) / 2, std::max(20, height / 4), w, std::max(40, height / 2));
+    p.setPen(palette_.color(QPalette::WindowText));
+    p.drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, s_.empty_text);
 }
 
 void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {

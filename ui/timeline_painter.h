@@ -37,6 +37,7 @@ class TimelinePainter {
     using Row = TimelineLayout::Row;
     int row_top(const Row& row) const;
     void paint_axis(QPainter& p, int plot_w) const;
+    void paint_empty(QPainter& p, int width, int height) const;
     void paint_spans(QPainter& p, const Row& row, int plot_w) const;
     void paint_counter(QPainter& p, const Row& row, int plot_w) const;
     QPainterPath counter_area(const std::vector<trace::CounterSample>& cs,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -33,6 +34,8 @@ struct TimelineScene {
     int selected_token = -1;
     int selected_iteration = -1;
     std::vector<std::size_t> highlighted;
+    // Drawn across the view when no run is shown: how to open one, or why one did not open.
+    QString empty_text;
 };
 
 }  // namespace tokenscope::ui

@@ -40,6 +40,9 @@ QString depth_key(const trace::Lane& lane) {
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+    scene_.empty_text =
+        tr("No run open.\n\nOpen a file with File > Open (Ctrl+O) or drop one on this window; "
+           "File > New Run (Ctrl+N) makes a run.");
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 200);
@@ -52,8 +55,10 @@ void TimelineView::setRun(const OpenRun& run) {
     run_ = run;
     classifier_.reset();
     const plots::TimeUnit unit = scene_.unit;
+    const QString empty = scene_.empty_text;
     scene_ = TimelineScene{};
     scene_.unit = unit;
+    scene_.empty_text = empty;
     if (run_.valid() && run_.index) {
         classifier_ =
             std::make_unique<analysis::Classifier>(*run_.data, analysis::AttributionOptions{}, -1);
@@ -158,6 +163,11 @@ void TimelineView::reveal(std::size_t activity) {
     }
     user_navigated_ = true;
     emit detailsChanged(describe(activity));
+    update();
+}
+
+void TimelineView::setEmptyText(const QString& text) {
+    scene_.empty_text = text;
     update();
 }
 

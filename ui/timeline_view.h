@@ -43,6 +43,9 @@ class TimelineView : public QWidget {
     // third of the view (unless it is already a readable width), centres it, scrolls to
     // its row and highlights it.
     void reveal(std::size_t activity);
+    // What the view says while no run is shown (how to open one; why one did not open).
+    void setEmptyText(const QString& text);
+    QString emptyText() const { return scene_.empty_text; }
     // No search match highlighted (the search box was cleared).
     void clearMatch();
     // Nesting rows shown for `lane` (its menu: Levels shown); remembered by the lane's

@@ -26,17 +26,57 @@ QString VerdictHtml::headline(const analysis::Verdict& v, bool model_run) {
     return text;
 }
 
+QString VerdictHtml::ruleName(const std::string& rule) {
+    if (rule == "transfer_share") return tr("Transfer share (NVLink + PCIe)");
+    if (rule == "scheduling_p95_ns") return tr("P95 scheduling per step");
+    if (rule == "launch_delay_p95_ns") return tr("P95 launch delay");
+    if (rule == "nvlink_fraction") return tr("NVLink throughput of peak");
+    if (rule == "gpu_share") return tr("GPU share (compute + memory)");
+    if (rule == "cpu_share") return tr("CPU share");
+    QString words = QString::fromStdString(rule);
+    if (words.endsWith(QStringLiteral("_ns"))) words.chop(3);
+    words.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!words.isEmpty()) words[0] = words[0].toUpper();
+    return words;
+}
+
+QString VerdictHtml::ruleMeaning(const std::string& rule) {
+    QString what;
+    if (rule == "transfer_share")
+        what = tr("NVLink and PCIe time over the total step time");
+    else if (rule == "scheduling_p95_ns")
+        what = tr("the 95th percentile over steps of each step's scheduling time");
+    else if (rule == "launch_delay_p95_ns")
+        what = tr("the 95th percentile of the delay from a launch call to its kernel's start");
+    else if (rule == "nvlink_fraction")
+        what = tr("peer-to-peer throughput over the NVLink peak");
+    else if (rule == "gpu_share")
+        what = tr("GPU compute and GPU memory time over the total");
+    else if (rule == "cpu_share")
+        what = tr("CPU time over the total (a run without GPU work)");
+    const QString key = tr("%1 in the JSON").arg(QString::fromStdString(rule));
+    return what.isEmpty() ? key : tr("%1; %2").arg(what, key);
+}
+
+QString VerdictHtml::ruleNumber(const analysis::RuleResult& r, double x, plots::TimeUnit unit) {
+    return r.name.ends_with("_ns") ? plots::TimeFormat::duration(std::llround(x), unit)
+                                   : plots::TimeFormat::share(x);
+}
+
+// Narrow enough for the dock: the names wrap in their column, and the value and the
+// threshold each keep a column of their own, so no threshold is pushed out of sight.
 QString VerdictHtml::ruleTable(const analysis::Verdict& v, plots::TimeUnit unit) {
-    QString text = QStringLiteral("<table>");
+    QString text =
+        tr("<table cellspacing=0 cellpadding=1 width='100%'><tr><th align=left>"
+           "Rule</th><th align=right>Value</th><th align=right>Fires above</th></tr>");
     for (const auto& r : v.rules) {
-        const bool ns = r.name.ends_with("_ns");
-        auto fmt = [&](double x) {
-            return ns ? plots::TimeFormat::duration(static_cast<std::int64_t>(x), unit)
-                      : plots::TimeFormat::share(x);
-        };
-        text += QStringLiteral("<tr><td>%1%2</td><td align=right>%3</td><td>&gt; %4</td></tr>")
-                    .arg(r.fired ? QStringLiteral("▶ ") : QString(), QString::fromStdString(r.name),
-                         r.available ? fmt(r.value) : tr("n/a"), fmt(r.threshold));
+        const QString name = ruleName(r.name).toHtmlEscaped();
+        text += QStringLiteral(
+                    "<tr><td>%1</td><td align=right style='white-space:nowrap'>%2</td>"
+                    "<td align=right style='white-space:nowrap'>%3</td></tr>")
+                    .arg(r.fired ? QStringLiteral("\u25b6 <b>%1</b>").arg(name) : name,
+                         r.available ? ruleNumber(r, r.value, unit) : tr("n/a"),
+                         ruleNumber(r, r.threshold, unit));
     }
     return text + QStringLiteral("</table>");
 }

@@ -19,6 +19,12 @@ class VerdictHtml {
     static QString headline(const analysis::Verdict& v, bool model_run);
     // Every rule's value next to its threshold, the fired one marked (the dock).
     static QString ruleTable(const analysis::Verdict& v, plots::TimeUnit unit);
+    // A rule in plain words with its unit ("P95 scheduling per step" for
+    // scheduling_p95_ns); what it measures, with its JSON name, for a tooltip.
+    static QString ruleName(const std::string& rule);
+    static QString ruleMeaning(const std::string& rule);
+    // A rule's value or threshold: a time in `unit` for the rules on times, else a share.
+    static QString ruleNumber(const analysis::RuleResult& r, double x, plots::TimeUnit unit);
     // Steps, their total time and the distance to the ITL floor (the Breakdown tab,
     // whose rules have their own table).
     static QString summary(const analysis::RunAssessment& a, plots::TimeUnit unit);

@@ -3,14 +3,15 @@
 #include <QFont>
 #include <cmath>
 
+#include "verdict_html.h"
+
 namespace tokenscope::ui {
 
 VerdictRuleModel::VerdictRuleModel(QObject* parent)
     : UnitTableModel(ColumnCount, Value, Threshold, parent) {}
 
 QString VerdictRuleModel::format(const analysis::RuleResult& r, double x) const {
-    return r.name.ends_with("_ns") ? plots::TimeFormat::duration(std::llround(x), unit())
-                                   : plots::TimeFormat::share(x);
+    return VerdictHtml::ruleNumber(r, x, unit());
 }
 
 QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {
@@ -29,14 +30,16 @@ QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {
                 default:
                     return r.fired;
             }
+        case Qt::ToolTipRole:
+            return VerdictHtml::ruleMeaning(r.name);
         case Qt::DisplayRole:
             switch (index.column()) {
                 case Rule:
-                    return QString::fromStdString(r.name);
+                    return VerdictHtml::ruleName(r.name);
                 case Value:
                     return r.available ? format(r, r.value) : tr("n/a (no data)");
                 case Threshold:
-                    return QStringLiteral("> ") + format(r, r.threshold);
+                    return format(r, r.threshold);
                 default:
                     return r.fired ? tr("fired") : QString();
             }
@@ -64,7 +67,7 @@ QVariant VerdictRuleModel::headerData(int section, Qt::Orientation orientation, 
         case Value:
             return tr("Value");
         case Threshold:
-            return tr("Threshold");
+            return tr("Fires above");
         case Fired:
             return tr("Fired");
         default:

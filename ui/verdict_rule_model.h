@@ -5,8 +5,9 @@
 
 namespace tokenscope::ui {
 
-// Every verdict rule with the number behind it: rule, measured value, threshold,
-// fired. Rules on times (names ending _ns) print in the unit, the others as shares.
+// Every verdict rule with the number behind it: rule (in plain words, the JSON name in
+// its tooltip), measured value, threshold, fired. Rules on times (names ending _ns)
+// print in the unit, the others as shares.
 class VerdictRuleModel : public UnitTableModel<analysis::RuleResult> {
     Q_OBJECT
   public:

@@ -19,7 +19,16 @@ class AttributionPanelTest : public QObject {
         // The hand-made run is mixed (breakdown_tab_test works its numbers out).
         QVERIFY2(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")),
                  qPrintable(panel.verdictText()));
-        QVERIFY(panel.verdictText().contains(QStringLiteral("launch_delay_p95_ns")));
+        // Plain words with units, each threshold beside its value (issue 26).
+        const QString text = panel.verdictText();
+        QVERIFY2(text.contains(QStringLiteral("P95 launch delay")) &&
+                     text.contains(QStringLiteral("P95 scheduling per step")) &&
+                     text.contains(QStringLiteral("Fires above")) &&
+                     !text.contains(QStringLiteral("_ns")),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("5.000 ms")) && text.contains(QStringLiteral("75.0 %")),
+            qPrintable(text));
     }
 
     void aRunClosedMidAssessmentLeavesNoStaleVerdict() {

@@ -128,11 +128,24 @@ class BreakdownTabTest : public QObject {
         auto* rm = tab.ruleModel();
         QCOMPARE(rm->rowCount(), 6);  // six rules of docs/attribution.md, Verdicts
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Rule).data().toString(),
-                 QStringLiteral("transfer_share"));
+                 QStringLiteral("Transfer share (NVLink + PCIe)"));
+        QVERIFY(rm->index(0, ui::VerdictRuleModel::Rule)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("transfer_share")));
+        // Rules on times in plain words, their values in the unit they name (issue 26).
+        QCOMPARE(rm->index(1, ui::VerdictRuleModel::Rule).data().toString(),
+                 QStringLiteral("P95 scheduling per step"));
+        QCOMPARE(rm->index(2, ui::VerdictRuleModel::Rule).data().toString(),
+                 QStringLiteral("P95 launch delay"));
+        QVERIFY(rm->index(2, ui::VerdictRuleModel::Threshold)
+                    .data()
+                    .toString()
+                    .endsWith(QStringLiteral(" ms")));
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Value).data().toString(),
                  QStringLiteral("12.0 %"));
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Threshold).data().toString(),
-                 QStringLiteral("> 25.0 %"));
+                 QStringLiteral("25.0 %"));
         QCOMPARE(rm->index(0, ui::VerdictRuleModel::Fired).data().toString(), QString());
         // Distance to the floor of the one floored step: 25000 - 20000 = 5000 ns.
         QVERIFY2(tab.verdictText().contains(QStringLiteral("P50 0.005 ms")),

@@ -3,6 +3,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QListView>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -109,7 +110,8 @@ class MainWindowTest : public QObject {
                     window.attributionPanel()->verdictText().contains(QStringLiteral("mixed")));
         const QString text = window.attributionPanel()->verdictText();
         QVERIFY2(text.contains(QStringLiteral("<b>mixed</b>")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("transfer_share</td><td align=right>12.0 %")),
+        QVERIFY2(text.contains(QStringLiteral("Transfer share (NVLink + PCIe)</td><td align=right "
+                                              "style='white-space:nowrap'>12.0 %")),
                  qPrintable(text));
     }
 
@@ -178,6 +180,38 @@ class MainWindowTest : public QObject {
         QCOMPARE(window.runList()->rowCount(), 1);
         QCOMPARE(window.timelineTab()->view()->run().name(), QStringLiteral("good run"));
         QCOMPARE(opened.count(), 1);
+    }
+
+    // A file that cannot be opened, dropped on an empty window: a message box and the
+    // timeline's canvas name the file and the problem, not only the status bar.
+    void anUnopenableFileIsReportedInABoxAndTheCanvas() {
+        const QString bad = dir_.filePath(QStringLiteral("broken.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"traceEvents\": [ {\"ph\": \"X\", \"name\": ");  // cut short
+        }
+        ui::MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(
+            window.timelineTab()->view()->emptyText().startsWith(QStringLiteral("No run open")));
+        QSignalSpy errors(&window, &ui::MainWindow::errorReported);
+        drop(window, {bad}, QPoint(700, 400));
+        QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, 30000);
+        QMessageBox* box = window.errorBox();
+        QVERIFY(box != nullptr);
+        QTRY_VERIFY(box->isVisible());
+        QVERIFY2(box->windowTitle().contains(QStringLiteral("broken.json")),
+                 qPrintable(box->windowTitle()));
+        QVERIFY2(box->text().contains(bad.toHtmlEscaped()), qPrintable(box->text()));
+        // The problem itself, after the path: more than the file's name.
+        const QString problem = errors[0][0].toString();
+        QVERIFY2(box->text().size() > bad.size() + 40, qPrintable(box->text()));
+        const QString canvas = window.timelineTab()->view()->emptyText();
+        QVERIFY2(canvas.contains(bad) && !canvas.startsWith(QStringLiteral("No run open")),
+                 qPrintable(canvas + QStringLiteral(" / ") + problem));
+        box->accept();
     }
 
     void unitChoiceIsPersisted() {

@@ -72,7 +72,8 @@ class RunAnalysisOnceTest : public QObject {
         const QString tab = window.breakdownTab()->verdictText();
         QVERIFY2(dock.contains(QStringLiteral("<b>mixed</b>")), qPrintable(dock));
         QVERIFY2(tab.contains(QStringLiteral("<b>mixed</b>")), qPrintable(tab));
-        QVERIFY2(dock.contains(QStringLiteral("transfer_share</td><td align=right>12.0 %")),
+        QVERIFY2(dock.contains(QStringLiteral("Transfer share (NVLink + PCIe)</td><td align=right "
+                                              "style='white-space:nowrap'>12.0 %")),
                  qPrintable(dock));
         QVERIFY2(tab.contains(QStringLiteral("2 steps")), qPrintable(tab));
     }

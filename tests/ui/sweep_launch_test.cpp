@@ -152,7 +152,9 @@ class SweepLaunchTest : public QObject {
         d.process()->cancel();
         QTRY_COMPARE_WITH_TIMEOUT(cancelled.size(), 1, 20000);
         QCOMPARE(finished.size(), 0);
-        QVERIFY2(d.statusLabel()->text().contains(u"--resume"_s),
+        // In the window's words: no command-line flag (issue 26).
+        QVERIFY2(d.statusLabel()->text().contains(u"kept in the output file"_s) &&
+                     !d.statusLabel()->text().contains(u"--"_s),
                  qPrintable(d.statusLabel()->text()));
         store::SweepStore store(out.toStdString(), true);
         const auto stored = store.points(store.sweeps().back().id).size();
