@@ -1,6 +1,7 @@
 #include "activity_tooltip.h"
 
 #include "launch_format.h"
+#include "ui/plots/tooltip_text.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -19,8 +20,8 @@ QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUni
     if (a.copy != trace::CopyKind::None)
         kind += QLatin1Char(' ') + view_of(trace::to_string(a.copy)).toUpper();
     QString text = QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
-                       .arg(view_of(run.name_of(a)).toHtmlEscaped(), kind,
-                            QString::fromStdString(run.lanes[a.lane].name).toHtmlEscaped(),
+                       .arg(plots::breakable_html(view_of(run.name_of(a))), kind,
+                            plots::breakable_html(QString::fromStdString(run.lanes[a.lane].name)),
                             plots::TimeFormat::duration(a.start_ns - open.index->min_time(), unit),
                             plots::TimeFormat::duration(a.duration_ns(), unit));
     if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(plots::TimeFormat::bytes(a.bytes));

@@ -234,7 +234,7 @@ QString BreakdownTab::verdictHtml(const analysis::RunAssessment& a) const {
 void BreakdownTab::exportPlot() {
     if (!ready_) return;
     ExportDialog dialog(QFileInfo(run_.path).completeBaseName() + QStringLiteral("-breakdown"),
-                        false, this);
+                        false, this, run_.path);
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
     if (!plots::PlotExporter::save(plot_, dialog.path(), dialog.size(), dialog.dpi(), &error))

@@ -467,7 +467,8 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
     const auto& hb = *diff.heatmap_b;
     const QString metric = plots::HeatmapPlotData::metricLabel(ha.spec.metric);
     auto side = [&](const analysis::Heatmap& map, const OpenRun& run, const QString& which) {
-        plots::HeatmapPlotData d = plots::HeatmapPlotData::fromHeatmap(map, run.index->min_time());
+        plots::HeatmapPlotData d =
+            plots::HeatmapPlotData::fromHeatmap(map, run.index->min_time(), run.data.get());
         // The boxes above name the runs in full; a narrow plot elides its title.
         d.title = QStringLiteral("%1: %2").arg(which, RunTitle::of(run));
         return d;
@@ -491,7 +492,7 @@ void CompareTab::exportPlot() {
     if (!diff_) return;
     ExportDialog dialog(QFileInfo(b_.path).completeBaseName() + QStringLiteral("-vs-") +
                             QFileInfo(a_.path).completeBaseName() + QStringLiteral("-delta"),
-                        false, this);
+                        false, this, b_.path);
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
     if (!plots::PlotExporter::save(plot_delta_, dialog.path(), dialog.size(), dialog.dpi(), &error))

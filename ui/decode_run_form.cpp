@@ -34,12 +34,22 @@ QComboBox* combo(QWidget* parent, const std::vector<std::string>& items) {
     return box;
 }
 
+// A parameter count as people say it: "15.7 M", "8.03 B" (the tiny preset read
+// "0.00 B").
+QString parameter_text(std::int64_t count) {
+    const QLocale locale;
+    const double n = static_cast<double>(count);
+    if (n >= 1e9) return QObject::tr("%1 B").arg(locale.toString(n / 1e9, 'f', 2));
+    if (n >= 1e6) return QObject::tr("%1 M").arg(locale.toString(n / 1e6, 'f', n >= 1e8 ? 0 : 1));
+    if (n >= 1e3) return QObject::tr("%1 K").arg(locale.toString(n / 1e3, 'f', 1));
+    return locale.toString(count);
+}
+
 QString shape_text(const kernels::ModelShape& s) {
     // Two fixed lines: a word-wrapped label in a form layout gets its height wrong.
-    const QLocale locale;
     return QObject::tr(
                "%1 layers, hidden %2, FFN %3, vocab %4\n"
-               "%5 heads (%6 KV, dim %7), %8, %9 B parameters")
+               "%5 heads (%6 KV, dim %7), %8, %9 parameters")
         .arg(s.layers)
         .arg(s.hidden)
         .arg(s.ffn)
@@ -48,7 +58,7 @@ QString shape_text(const kernels::ModelShape& s) {
         .arg(s.kv_heads)
         .arg(s.head_dim)
         .arg(QString::fromUtf8(kernels::to_string(s.dtype).data()))
-        .arg(locale.toString(static_cast<double>(s.parameter_count()) / 1e9, 'f', 2));
+        .arg(parameter_text(static_cast<std::int64_t>(s.parameter_count())));
 }
 
 }  // namespace

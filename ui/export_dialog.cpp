@@ -6,18 +6,34 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace tokenscope::ui {
 
 using Format = plots::PlotExporter::Format;
 
-ExportDialog::ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent)
+QString ExportDialog::defaultFolder(const QString& run_path) {
+    // A joined run's path is "a + b": beside its first file.
+    const QString first = run_path.split(QStringLiteral(" + ")).value(0);
+    if (!first.isEmpty()) {
+        const QFileInfo folder(QFileInfo(first).absolutePath());
+        if (folder.isDir() && folder.isWritable()) return folder.absoluteFilePath();
+    }
+    const QString last = QSettings().value(QStringLiteral("export/dir")).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+    return QDir::homePath();
+}
+
+ExportDialog::ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent,
+                           const QString& run_path)
     : QDialog(parent),
       format_(new QComboBox(this)),
       path_(new QLineEdit(this)),
@@ -39,8 +55,16 @@ ExportDialog::ExportDialog(const QString& base_name, bool offer_csv, QWidget* pa
     dpi_->setRange(24, 2400);
     dpi_->setValue(settings.value(QStringLiteral("export/dpi"), 144).toInt());
     hint_->setWordWrap(true);
-    const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
-    path_->setText(QDir(dir).filePath(base_name + QStringLiteral(".png")));
+    path_->setText(QDir(defaultFolder(run_path)).filePath(base_name + QStringLiteral(".png")));
+    // The whole path in view, as wide as the screen allows; its start when it is longer.
+    const QScreen* screen = parent != nullptr ? parent->screen() : QGuiApplication::primaryScreen();
+    // The screen less the labels, the Browse button and the frame beside the field.
+    const int widest = screen != nullptr ? screen->availableGeometry().width() - 240 : 900;
+    path_->setMinimumWidth(
+        std::min(widest, path_->fontMetrics().horizontalAdvance(path_->text()) + 48));
+    path_->setCursorPosition(0);
+    path_->setToolTip(path_->text());
+    connect(path_, &QLineEdit::textChanged, path_, &QLineEdit::setToolTip);
 
     auto* browse = new QPushButton(tr("Browse…"), this);
     auto* file_row = new QHBoxLayout;
@@ -48,7 +72,12 @@ ExportDialog::ExportDialog(const QString& base_name, bool offer_csv, QWidget* pa
     file_row->addWidget(browse);
     auto* form = new QFormLayout;
     form->addRow(tr("&Format"), format_);
-    form->addRow(tr("F&ile"), file_row);
+    // A row whose field is a layout gets no buddy from addRow: the label would show its
+    // '&' ("F&ile"). Its own label, with the path field as buddy: "File", Alt+L.
+    auto* file_label = new QLabel(tr("Fi&le"), this);
+    file_label->setObjectName(QStringLiteral("exportFileLabel"));
+    file_label->setBuddy(path_);
+    form->addRow(file_label, file_row);
     form->addRow(tr("&Width"), width_);
     form->addRow(tr("&Height"), height_);
     form->addRow(tr("&DPI"), dpi_);

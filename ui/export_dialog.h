@@ -13,13 +13,20 @@ class QLabel;
 namespace tokenscope::ui {
 
 // Asks for a file, a format, a size in pixels and a DPI (see plots::PlotExporter for
-// what they mean). CSV, where offered, exports the matrix instead of the picture.
+// what they mean). CSV, where offered, exports the matrix instead of the picture. The file
+// goes beside the run (`run_path`'s folder) unless that folder cannot be written, then
+// where the last export went, then the home folder; the field is wide enough to show the
+// whole path.
 class ExportDialog : public QDialog {
     Q_OBJECT
   public:
-    ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent = nullptr);
+    ExportDialog(const QString& base_name, bool offer_csv, QWidget* parent = nullptr,
+                 const QString& run_path = QString());
 
     QString path() const;
+    QLineEdit* pathField() const { return path_; }
+    // The folder a new export goes to (see the class comment).
+    static QString defaultFolder(const QString& run_path);
     plots::PlotExporter::Format format() const;
     QSize size() const;
     int dpi() const;

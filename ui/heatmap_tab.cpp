@@ -220,7 +220,7 @@ void HeatmapTab::showJob(const Job& job) {
     }
     map_ = job.map;
     plots::HeatmapPlotData plot_data =
-        plots::HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time());
+        plots::HeatmapPlotData::fromHeatmap(*map_, run_.index->min_time(), run_.data.get());
     plot_data.title = title(map_->spec);
     std::int64_t samples = 0;
     for (const auto& cell : map_->cells) samples += cell.count;
@@ -241,7 +241,7 @@ void HeatmapTab::showJob(const Job& job) {
 void HeatmapTab::exportPlot() {
     if (!map_) return;
     const QString base = QFileInfo(run_.path).completeBaseName() + QStringLiteral("-heatmap");
-    ExportDialog dialog(base, true, this);
+    ExportDialog dialog(base, true, this, run_.path);
     if (dialog.exec() != QDialog::Accepted) return;
     exportTo(dialog.path(), dialog.size(), dialog.dpi());
 }

@@ -378,6 +378,8 @@ void MainWindow::openLaunchedRun(const QString& file, qint64 run_id) {
             if (run.path == file && run.data->info.id == run_id) {
                 disconnect(*once);
                 selectRows(row, -1);
+                // What was just made, from the start: its timeline, whatever tab was in front.
+                tabs_->setCurrentWidget(timeline_);
                 return;
             }
         }

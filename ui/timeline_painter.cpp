@@ -94,6 +94,26 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
     p.restore();
 }
 
+std::vector<TimelinePainter::Tick> TimelinePainter::axis_ticks(int plot_w,
+                                                               const QFontMetrics& fm) const {
+    std::vector<Tick> ticks;
+    if (s_.index == nullptr) return ticks;
+    const auto& vp = s_.viewport;
+    const std::int64_t step = nice_step(vp.ns_per_px() * 90.0);
+    const std::int64_t origin = s_.index->min_time();
+    const std::int64_t t0 = vp.start_ns();
+    for (std::int64_t t = origin + ((t0 - origin) / step) * step; vp.x_of(t) < plot_w; t += step) {
+        const double x = vp.x_of(t);
+        if (x < 0) continue;
+        Tick tick{x, plots::TimeFormat::tick(t - origin, step, s_.unit)};
+        // A label cut at the right edge reads as another number ("10" of "10.8 ms"): the
+        // tick stays, its label goes.
+        if (x + 3 + fm.horizontalAdvance(tick.label) > plot_w) tick.label.clear();
+        ticks.push_back(tick);
+    }
+    return ticks;
+}
+
 // No run: a panel in the middle of the view with what to do, or what went wrong.
 void TimelinePainter::paint_empty(QPainter& p, int width, int height) const {
     if (s_.empty_text.isEmpty()) return;
@@ -105,18 +125,11 @@ void TimelinePainter::paint_empty(QPainter& p, int width, int height) const {
 
 void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {
     p.fillRect(0, 0, plot_w, Layout::kAxisHeight, palette_.color(QPalette::Window));
-    const auto& vp = s_.viewport;
-    const std::int64_t step = nice_step(vp.ns_per_px() * 90.0);
-    const std::int64_t origin = s_.index->min_time();
-    const std::int64_t t0 = vp.start_ns();
-    std::int64_t t = origin + ((t0 - origin) / step) * step;
     p.setPen(palette_.color(QPalette::WindowText));
-    for (; vp.x_of(t) < plot_w; t += step) {
-        const double x = vp.x_of(t);
-        if (x < 0) continue;
-        p.drawLine(QPointF(x, Layout::kAxisHeight - 6), QPointF(x, Layout::kAxisHeight));
-        p.drawText(QPointF(x + 3, Layout::kAxisHeight - 8),
-                   plots::TimeFormat::tick(t - origin, step, s_.unit));
+    for (const Tick& tick : axis_ticks(plot_w, QFontMetrics(p.font()))) {
+        p.drawLine(QPointF(tick.x, Layout::kAxisHeight - 6), QPointF(tick.x, Layout::kAxisHeight));
+        if (!tick.label.isEmpty())
+            p.drawText(QPointF(tick.x + 3, Layout::kAxisHeight - 8), tick.label);
     }
 }
 

@@ -28,6 +28,13 @@ class TimelinePainter {
     // Where activity i is drawn, in widget coordinates; empty when it is off screen.
     QRectF span_rect(std::size_t i, int width) const;
     QColor color_of(const trace::Activity& a) const;
+    // The time axis' ticks across a plot `plot_w` wide (plot x), each labelled unless its
+    // label would not fit whole before the right edge.
+    struct Tick {
+        double x = 0;
+        QString label;
+    };
+    std::vector<Tick> axis_ticks(int plot_w, const QFontMetrics& fm) const;
     // A lane's name cut to `width`, keeping what tells lanes apart (see the definition).
     static QString elide_lane_label(const QString& label, const QFontMetrics& fm, int width);
     // "▸ N more levels", under the name of a lane whose nesting is deeper than shown.

@@ -17,6 +17,7 @@
 #include "timeline_painter.h"
 #include "token_track.h"
 #include "ui/plots/time_format.h"
+#include "ui/plots/tooltip_text.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -410,18 +411,18 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         hoverAt(pos);
         const int lane = laneAt(pos);
         if (lane >= 0)
-            QToolTip::showText(event->globalPosition().toPoint(), laneToolTip(lane), this);
+            plots::show_tooltip(event->globalPosition().toPoint(), laneToolTip(lane), this);
         else
             QToolTip::hideText();
     } else {
         hoverAt(pos);
         const int step = scene_.hovered == TimelineScene::kNone ? stepAt(pos) : -1;
         if (scene_.hovered != TimelineScene::kNone) {
-            QToolTip::showText(event->globalPosition().toPoint(), describe(scene_.hovered), this);
+            plots::show_tooltip(event->globalPosition().toPoint(), describe(scene_.hovered), this);
         } else if (step >= 0 && run_.data->steps[static_cast<std::size_t>(step)].is_iteration()) {
             // An iteration says what its marker was and how far the GPU work ran past it.
             const auto& st = run_.data->steps[static_cast<std::size_t>(step)];
-            QToolTip::showText(
+            plots::show_tooltip(
                 event->globalPosition().toPoint(),
                 iterationDetails(st, plots::TimeFormat::duration(st.duration_ns(), scene_.unit)),
                 this);

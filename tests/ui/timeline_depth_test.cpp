@@ -1,7 +1,7 @@
 // The timeline through the real window on a Python-stack-like run: a CPU thread whose
 // ranges nest 12 deep (a vLLM worker's execute_model at the bottom), a GPU stream with a
 // late kernel. Deep stacks expand per lane and stay expanded; find moves and zooms the
-// view to the match; lane names keep what tells them apart.
+// view to the match; lane names keep what tells them apart; the axis labels are whole.
 #include <QAction>
 #include <QFontMetrics>
 #include <QLineEdit>
@@ -198,6 +198,26 @@ class TimelineDepthTest : public QObject {
             window.timelineTab()->view()->laneToolTip(0).startsWith(QString::fromUtf8(kThread)));
     }
 
+    // Every label of the time axis is whole: none is cut at the right edge.
+    void axisLabelsAreWhole() {
+        ui::MainWindow window;
+        open(window);
+        ui::TimelineView* view = window.timelineTab()->view();
+        const QFontMetrics fm(view->font());
+        for (int width : {300, 577, 833, 1200}) {
+            view->resize(width + Layout::kLabelWidth, 400);
+            view->fitAll();
+            ui::TimelinePainter painter(view->scene(), nullptr, view->palette());
+            int labelled = 0;
+            for (const auto& tick : painter.axis_ticks(view->plotWidth(), fm)) {
+                if (tick.label.isEmpty()) continue;
+                ++labelled;
+                QVERIFY2(tick.x + 3 + fm.horizontalAdvance(tick.label) <= view->plotWidth(),
+                         qPrintable(tick.label));
+            }
+            QVERIFY(labelled >= 2);
+        }
+    }
 };
 
 QTEST_MAIN(TimelineDepthTest)

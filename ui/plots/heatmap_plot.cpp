@@ -8,6 +8,7 @@
 #include "analysis/kernel_name.h"
 #include "heatmap_marks.h"
 #include "plot_style.h"
+#include "tooltip_text.h"
 
 namespace tokenscope::ui::plots {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 constexpr int kMaxColumnLabels = 12;
 constexpr int kColumnLabelPixels = 90;  // room for one "123.456 ms" label
 constexpr int kMaxLabelChars = 48;
-constexpr int kScaleRoom = 80;                       // the colour scale, its ticks and its title
+constexpr int kScaleRoom = 80;                        // the colour scale, its ticks and its title
 const QString kFlagMark = QStringLiteral(" \u2691");  // ⚑
 
 // Viridis: perceptually uniform and readable with colour-blindness; its dark
@@ -278,7 +279,7 @@ void HeatmapPlot::labelAxes() {
             const std::int64_t step = data_.columns.size() > 1
                                           ? data_.columns[1].start_ns - data_.columns[0].start_ns
                                           : data_.columns[0].end_ns - data_.columns[0].start_ns;
-            label = TimeFormat::tick(data_.columns[c].start_ns - data_.origin_ns,
+            label = TimeFormat::tick(data_.column_start(c) - data_.origin_ns,
                                      step * static_cast<std::int64_t>(stride), unit_);
         }
         cols->addTick(static_cast<double>(c), label);
@@ -385,12 +386,12 @@ QString HeatmapPlot::valueText(double ns) const {
 QString HeatmapPlot::cellToolTip(std::size_t row, std::size_t column) const {
     if (tooltip_fn_) return tooltip_fn_(row, column);
     QString text = QStringLiteral("<b>%1</b><br>")
-                       .arg(data_.row_labels[static_cast<int>(row)].toHtmlEscaped());
+                       .arg(breakable_html(data_.row_labels[static_cast<int>(row)]));
     if (column < data_.columns.size()) {
         const auto& w = data_.columns[column];
         text += tr("window %1: %2 \u2013 %3<br>")
                     .arg(column)
-                    .arg(TimeFormat::duration(w.start_ns - data_.origin_ns, unit_),
+                    .arg(TimeFormat::duration(data_.column_start(column) - data_.origin_ns, unit_),
                          TimeFormat::duration(w.end_ns - data_.origin_ns, unit_));
     } else {
         text += tr("window %1<br>").arg(column);
@@ -419,8 +420,7 @@ void HeatmapPlot::onMouseMove(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(event->globalPosition().toPoint(), cellToolTip(cell->first, cell->second),
-                       this);
+    show_tooltip(event->globalPosition().toPoint(), cellToolTip(cell->first, cell->second), this);
 }
 
 void HeatmapPlot::onMouseRelease(QMouseEvent* event) {
@@ -430,7 +430,7 @@ void HeatmapPlot::onMouseRelease(QMouseEvent* event) {
     if (!cell || cell->second >= data_.columns.size()) return;
     const auto& w = data_.columns[cell->second];
     emit cellPicked(static_cast<int>(cell->first), static_cast<int>(cell->second));
-    emit cellActivated(w.start_ns, w.end_ns);
+    emit cellActivated(data_.column_start(cell->second), w.end_ns);
 }
 
 }  // namespace tokenscope::ui::plots

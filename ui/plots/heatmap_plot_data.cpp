@@ -26,7 +26,8 @@ QString HeatmapPlotData::metricLabel(analysis::HeatmapMetric metric) {
 }
 
 HeatmapPlotData HeatmapPlotData::fromHeatmap(const analysis::Heatmap& map,
-                                             std::optional<std::int64_t> origin_ns) {
+                                             std::optional<std::int64_t> origin_ns,
+                                             const trace::RunData* run) {
     HeatmapPlotData d;
     d.metric = metricLabel(map.spec.metric);
     for (const auto& label : map.row_labels) d.row_labels << QString::fromStdString(label);
@@ -44,6 +45,19 @@ HeatmapPlotData HeatmapPlotData::fromHeatmap(const analysis::Heatmap& map,
     d.sla_baseline = map.sla_baseline;
     d.lo = map.min_p95;
     d.hi = map.max_p95;
+    if (run != nullptr && map.spec.window == analysis::WindowKind::Steps && !d.columns.empty()) {
+        // A step belongs to the window its end falls in (its sample's time).
+        for (const auto& w : d.columns) d.column_starts.push_back(w.start_ns);
+        for (const auto& s : run->steps) {
+            const auto it = std::upper_bound(
+                d.columns.begin(), d.columns.end(), s.end_ns,
+                [](std::int64_t t, const analysis::HeatmapWindow& w) { return t < w.start_ns; });
+            if (it == d.columns.begin()) continue;
+            const auto c = static_cast<std::size_t>(it - d.columns.begin()) - 1;
+            if (s.end_ns < d.columns[c].end_ns)
+                d.column_starts[c] = std::min(d.column_starts[c], s.start_ns);
+        }
+    }
     return d;
 }
 

@@ -20,6 +20,10 @@ struct HeatmapPlotData {
     bool delta = false;  // diverging colour scale over [-range, +range]
     QStringList row_labels;
     std::vector<analysis::HeatmapWindow> columns;  // window times; may be fewer than column_count
+    // Where a column's work starts, when before its window: a window of steps holds the
+    // steps that end in it, and its first step began earlier (the first window's prefill
+    // began at the run's start, not at its end). Empty: the windows' starts.
+    std::vector<std::int64_t> column_starts;
     std::size_t column_count = 0;
     std::int64_t origin_ns = 0;                 // column labels are times from here
     std::vector<std::optional<double>> values;  // ns, row-major; nullopt = blank cell
@@ -41,10 +45,16 @@ struct HeatmapPlotData {
     }
     // A cell above its row's SLA (docs/heatmap.md, SLA baseline and recalibration).
     bool breaches(std::size_t row, std::size_t column) const;
+    // Column c's start (column_starts, else its window's); c < columns.size().
+    std::int64_t column_start(std::size_t c) const {
+        return c < column_starts.size() ? column_starts[c] : columns[c].start_ns;
+    }
 
-    // origin_ns defaults to the first window's start.
+    // origin_ns defaults to the first window's start. With the run, windows of steps are
+    // labelled where their steps start (column_starts).
     static HeatmapPlotData fromHeatmap(const analysis::Heatmap& map,
-                                       std::optional<std::int64_t> origin_ns = std::nullopt);
+                                       std::optional<std::int64_t> origin_ns = std::nullopt,
+                                       const trace::RunData* run = nullptr);
     // Columns are labelled by `times` (the run with more windows) where given.
     static HeatmapPlotData fromDiff(const analysis::HeatmapDiff& diff,
                                     const std::vector<analysis::HeatmapWindow>& times,
