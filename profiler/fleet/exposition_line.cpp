@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "json_cursor.h"
+#include "sample_value.h"
 
 namespace tokenscope::fleet {
 namespace {
@@ -55,13 +55,8 @@ void throw_line_error(std::size_t line, const std::string& problem) {
 }
 
 double parse_exposition_number(std::string_view text, std::size_t line) {
-    std::string quoted = "\"" + std::string(text) + "\"";
-    try {
-        JsonCursor in(quoted);
-        return in.read_sample_value();
-    } catch (const JsonSyntaxError&) {
-        throw_line_error(line, "'" + std::string(text.substr(0, 40)) + "' is not a number");
-    }
+    if (auto v = parse_sample_value(text)) return *v;
+    throw_line_error(line, "'" + std::string(text.substr(0, 40)) + "' is not a number");
 }
 
 std::optional<SampleLine> parse_sample_line(std::string_view line, std::size_t line_no) {

@@ -6,20 +6,14 @@
 #include <string>
 
 #include "histogram_quantile.h"
-#include "json_cursor.h"
+#include "sample_value.h"
 
 namespace tokenscope::fleet {
 namespace {
 
 // A bucket bound as exporters write it: "0.5", "1e-3", "+Inf".
 std::optional<double> parse_le(const std::string& text) {
-    std::string body = "\"" + text + "\"";
-    try {
-        JsonCursor in(body);
-        return in.read_sample_value();
-    } catch (const JsonSyntaxError&) {
-        return std::nullopt;
-    }
+    return parse_sample_value(text);
 }
 
 std::optional<std::size_t> window_index(const std::vector<std::int64_t>& ends, double t) {

@@ -2,124 +2,175 @@
 
 #include <algorithm>
 
-#include "json_cursor.h"
+#include "json/reader.h"
+#include "sample_value.h"
 
 namespace tokenscope::fleet {
 namespace {
 
-void read_labels(JsonCursor& in, Series& s) {
-    std::string key, scratch;
-    in.begin_object();
-    while (in.next_key(key)) {
-        if (in.peek() != '"') {
-            in.skip_value();  // a label value is a string; anything else is ignored
-            continue;
-        }
-        std::string_view value = in.read_string(scratch);
-        if (key != "__name__") s.labels.emplace_back(key, std::string(value));
-    }
-}
+using json::od::json_type;
 
-Point read_point(JsonCursor& in) {
-    Point p;
-    in.expect('[');
-    p.t = in.read_number();
-    in.expect(',');
-    p.v = in.read_sample_value();
-    in.expect(']');
-    return p;
-}
+// Through simdjson On-Demand (profiler/json): keys compared in place, the time and
+// the value parsed by simdjson (the value inside its quotes; "NaN", "+Inf" and the
+// like by parse_sample_value). Anything not read is skipped.
+class AnswerReader {
+  public:
+    explicit AnswerReader(json::Reader& r) : r_(r) {}
 
-void read_points(JsonCursor& in, Series& s) {
-    if (s.points.capacity() == 0) s.points.reserve(64);
-    in.begin_array();
-    while (in.next_element()) s.points.push_back(read_point(in));
-}
-
-Series read_series(JsonCursor& in) {
-    Series s;
-    std::string key;
-    in.begin_object();
-    while (in.next_key(key)) {
-        if (key == "metric") {
-            read_labels(in, s);
-        } else if (key == "values") {
-            read_points(in, s);
-        } else if (key == "value") {  // an instant vector's single point
-            s.points.push_back(read_point(in));
-        } else {
-            in.skip_value();  // "histograms" (native) and anything newer
+    void labels(json::od::value& v, Series& s) {
+        json::od::object object = r_.get(v.get_object());
+        for (auto member : object) {
+            json::od::field field = r_.get(std::move(member));
+            const std::string_view key = r_.key(field);
+            json::od::value& value = field.value();
+            // A label value is a string; anything else is ignored.
+            if (key == "__name__" || r_.type(value) != json_type::string) continue;
+            s.labels.emplace_back(key, r_.string(value));
         }
     }
-    const auto by_time = [](const Point& a, const Point& b) { return a.t < b.t; };
-    if (!std::is_sorted(s.points.begin(), s.points.end(), by_time))
-        std::stable_sort(s.points.begin(), s.points.end(), by_time);
-    return s;
-}
 
-struct Envelope {
-    std::string status, error_type, error, result_type;
-    bool has_result = false;
+    Point point(json::od::value& v) {
+        if (r_.type(v) != json_type::array) throw ResponseError(at("a point is not an array"));
+        json::od::array pair = r_.get(v.get_array());
+        Point p;
+        int n = 0;
+        for (auto element : pair) {
+            json::od::value e = r_.get(std::move(element));
+            if (n == 0) {
+                if (r_.type(e) != json_type::number)
+                    throw ResponseError(at("a time is not a number"));
+                p.t = r_.get(e.get_double());
+            } else if (n == 1) {
+                p.v = sample(e);
+            }
+            ++n;
+        }
+        if (n != 2) throw ResponseError(at("a point is not [time, value]"));
+        return p;
+    }
+
+    void points(json::od::value& v, Series& s) {
+        if (r_.type(v) != json_type::array) return;
+        if (s.points.capacity() == 0) s.points.reserve(64);
+        json::od::array array = r_.get(v.get_array());
+        for (auto element : array) {
+            json::od::value e = r_.get(std::move(element));
+            s.points.push_back(point(e));
+        }
+    }
+
+    Series series(json::od::value& v) {
+        Series s;
+        if (r_.type(v) != json_type::object) return s;
+        json::od::object object = r_.get(v.get_object());
+        for (auto member : object) {
+            json::od::field field = r_.get(std::move(member));
+            const std::string_view key = r_.key(field);
+            json::od::value& value = field.value();
+            if (key == "metric") {
+                if (r_.type(value) == json_type::object) labels(value, s);
+            } else if (key == "values") {
+                points(value, s);
+            } else if (key == "value") {  // an instant vector's single point
+                s.points.push_back(point(value));
+            }  // "histograms" (native) and anything newer are skipped
+        }
+        const auto by_time = [](const Point& a, const Point& b) { return a.t < b.t; };
+        if (!std::is_sorted(s.points.begin(), s.points.end(), by_time))
+            std::stable_sort(s.points.begin(), s.points.end(), by_time);
+        return s;
+    }
+
+    struct Envelope {
+        std::string status, error_type, error, result_type;
+        bool has_result = false;
+    };
+
+    void data(json::od::value& v, Envelope& env, QueryResult& out) {
+        json::od::object object = r_.get(v.get_object());
+        for (auto member : object) {
+            json::od::field field = r_.get(std::move(member));
+            const std::string_view key = r_.key(field);
+            json::od::value& value = field.value();
+            const json_type type = r_.type(value);
+            if (key == "resultType" && type == json_type::string) {
+                env.result_type = r_.string(value);
+            } else if (key == "result" && type == json_type::array) {
+                env.has_result = true;
+                json::od::array result = r_.get(value.get_array());
+                for (auto element : result) {
+                    json::od::value e = r_.get(std::move(element));
+                    out.series.push_back(series(e));
+                }
+            }
+        }
+    }
+
+    void envelope(json::od::document& doc, Envelope& env, QueryResult& out) {
+        json::od::object object = r_.get(doc.get_object());
+        for (auto member : object) {
+            json::od::field field = r_.get(std::move(member));
+            const std::string_view key = r_.key(field);
+            json::od::value& value = field.value();
+            const json_type type = r_.type(value);
+            const bool text = type == json_type::string;
+            if (key == "status" && text) {
+                env.status = r_.string(value);
+            } else if (key == "errorType" && text) {
+                env.error_type = r_.string(value);
+            } else if (key == "error" && text) {
+                env.error = r_.string(value);
+            } else if (key == "data" && type == json_type::object) {
+                data(value, env, out);
+            } else if (key == "warnings" && type == json_type::array) {
+                json::od::array warnings = r_.get(value.get_array());
+                for (auto element : warnings) {
+                    json::od::value e = r_.get(std::move(element));
+                    if (r_.type(e) == json_type::string) out.warnings.emplace_back(r_.string(e));
+                }
+            }
+        }
+        try {
+            r_.expect_end();
+        } catch (const json::SyntaxError&) {
+            throw ResponseError("text after the JSON object");
+        }
+    }
+
+  private:
+    // A sample value: a string holding a float, "NaN", "+Inf" or "-Inf" (or,
+    // leniently, a bare number).
+    double sample(json::od::value& v) {
+        const json_type type = r_.type(v);
+        if (type == json_type::number) return r_.get(v.get_double());
+        if (type != json_type::string) throw ResponseError(at("a sample value is not a string"));
+        double fast = 0;  // simdjson's number parser, inside the quotes
+        if (v.get_double_in_string().get(fast) == simdjson::SUCCESS) return fast;
+        const std::string_view text = r_.string(v);
+        if (auto value = parse_sample_value(text)) return *value;
+        throw ResponseError(
+            at("sample value '" + std::string(text.substr(0, 40)) + "' is not a number"));
+    }
+    std::string at(const std::string& problem) {
+        return "malformed answer at byte " + std::to_string(r_.offset()) + ": " + problem;
+    }
+
+    json::Reader& r_;
 };
-
-void read_data(JsonCursor& in, Envelope& env, QueryResult& out) {
-    std::string key, scratch;
-    in.begin_object();
-    while (in.next_key(key)) {
-        if (key == "resultType" && in.peek() == '"') {
-            env.result_type = in.read_string(scratch);
-        } else if (key == "result" && in.peek() == '[') {
-            env.has_result = true;
-            in.begin_array();
-            while (in.next_element()) out.series.push_back(read_series(in));
-        } else {
-            in.skip_value();
-        }
-    }
-}
-
-void read_warnings(JsonCursor& in, QueryResult& out) {
-    std::string scratch;
-    in.begin_array();
-    while (in.next_element()) {
-        if (in.peek() == '"')
-            out.warnings.emplace_back(in.read_string(scratch));
-        else
-            in.skip_value();
-    }
-}
-
-void read_envelope(JsonCursor& in, Envelope& env, QueryResult& out) {
-    std::string key, scratch;
-    if (in.peek() != '{') throw ResponseError("not a JSON object (is this a Prometheus URL?)");
-    in.begin_object();
-    while (in.next_key(key)) {
-        const bool text = in.peek() == '"';
-        if (key == "status" && text)
-            env.status = in.read_string(scratch);
-        else if (key == "errorType" && text)
-            env.error_type = in.read_string(scratch);
-        else if (key == "error" && text)
-            env.error = in.read_string(scratch);
-        else if (key == "data" && in.peek() == '{')
-            read_data(in, env, out);
-        else if (key == "warnings" && in.peek() == '[')
-            read_warnings(in, out);
-        else
-            in.skip_value();
-    }
-    if (!in.at_end()) throw ResponseError("text after the JSON object");
-}
 
 }  // namespace
 
 QueryResult parse_query_range(std::string_view body) {
     QueryResult out;
-    Envelope env;
-    JsonCursor in(body);
+    AnswerReader::Envelope env;
+    const std::size_t first = body.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || body[first] != '{')
+        throw ResponseError("not a JSON object (is this a Prometheus URL?)");
+    json::Reader reader;
+    AnswerReader in(reader);
     try {
-        read_envelope(in, env, out);
-    } catch (const JsonSyntaxError& e) {
+        in.envelope(reader.open_copy(body), env, out);
+    } catch (const json::SyntaxError& e) {
         // An error answer cut short still says it was one.
         if (env.status == "error") throw QueryError(env.error_type, env.error);
         throw ResponseError(std::string("malformed JSON ") + e.what());

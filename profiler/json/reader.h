@@ -34,6 +34,12 @@ class Reader {
     // Starts reading `text` (kept alive and unmoved by the caller, its capacity padded:
     // pad()); `base` is the offset of its first byte in the file's data, for errors.
     od::document& open(std::string& text, std::uint64_t base = 0);
+    // The same over a copy of `text` the Reader keeps (and reuses), for text held elsewhere.
+    od::document& open_copy(std::string_view text, std::uint64_t base = 0) {
+        own_.reserve(text.size() + kPadding);
+        own_.assign(text);
+        return open(own_, base);
+    }
 
     // The simdjson error `code` met while reading, as a SyntaxError saying where.
     [[noreturn]] void fail(simdjson::error_code code);
@@ -96,6 +102,7 @@ class Reader {
     bool open_ = false;  // doc_ holds a document that simdjson accepted
     std::string* text_ = nullptr;
     std::uint64_t base_ = 0;
+    std::string own_;                  // open_copy's text
     std::deque<std::string> scratch_;  // deque: views stay valid as it grows
     std::size_t used_ = 0;
 };
