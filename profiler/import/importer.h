@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +16,10 @@ struct ImportOptions {
     // ranges, user annotations); empty: the iteration presets of step_presets.h,
     // the first that matches (vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, generic).
     std::string step_pattern;
+    // Kineto: read the traceEvents array in slices of about this many bytes even when
+    // the trace fits the memory budget whole (tests and fuzzing reach the slicing this
+    // way); 0: whole when it fits, else slices sized by the budget.
+    std::size_t slice_bytes = 0;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -148,8 +148,15 @@ inline void nsys_sql_case(std::string_view sql) {
     });
 }
 
+// Read whole (what a trace that fits memory gets), then in slices of 256 bytes
+// (what a trace larger than memory gets: json::ObjectSlicer's cuts, members and
+// slices parsed alone).
 inline void kineto_file_case(const std::string& path) {
     expect_clean_failure([&] { (void)import::KinetoImporter().import_with_launches(path, {}); });
+    import::ImportOptions sliced;
+    sliced.slice_bytes = 256;
+    expect_clean_failure(
+        [&] { (void)import::KinetoImporter().import_with_launches(path, sliced); });
 }
 
 inline void kineto_case(std::string_view bytes) {

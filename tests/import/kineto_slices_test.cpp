@@ -36,6 +36,12 @@ std::string error_under(const std::string& path, const char* limit) {
     return "no error";
 }
 
+KinetoImport import_in_slices(const std::string& path, std::size_t slice_bytes) {
+    tokenscope::import::ImportOptions options;
+    options.slice_bytes = slice_bytes;
+    return KinetoImporter().import_with_launches(path, options, {});
+}
+
 void expect_same_run(const KinetoImport& a, const KinetoImport& b) {
     EXPECT_EQ(a.stats.events, b.stats.events);
     EXPECT_EQ(a.run.activities, b.run.activities);
@@ -58,6 +64,22 @@ TEST(KinetoSlices, FixtureReadInSlicesIsTheSameRun) {
     KinetoImport sliced = import_under(path, "24M");
     ASSERT_EQ(whole.run.activities.size(), 45422u);
     expect_same_run(whole, sliced);
+}
+
+// Every shared trace, in slices as small as one event and larger: the same run.
+TEST(KinetoSlices, EveryFixtureInSmallSlicesIsTheSameRun) {
+    for (const char* name :
+         {"kineto/hta_inference_rank_1.json.gz", "kineto/hta_a100_cupti_profiler.json.gz",
+          "engines/vllm_v1_mi300x_fullgraph_decode_bs32_step.json.gz",
+          "engines/sglang_mi300x_qwen3_8b_graph_decode_bs32_step.json.gz",
+          "engines/vllm_v1_mi300x_piecewise_mixed_step.json.gz"}) {
+        TOKENSCOPE_NEED_FIXTURE(name);
+        SCOPED_TRACE(name);
+        const std::string path = std::string(TOKENSCOPE_FIXTURES_DIR) + "/" + name;
+        KinetoImport whole = import_under(path, "");
+        for (std::size_t slice : {1, 4096, 1 << 20})
+            expect_same_run(whole, import_in_slices(path, slice));
+    }
 }
 
 // Members before and after the events, an escaped key, strings holding brackets,
@@ -111,6 +133,15 @@ TEST(KinetoSlices, ErrorsAreTheSameInSlices) {
         const std::string sliced = error_under(path, "8M");
         EXPECT_EQ(whole, sliced) << docs[i];
         EXPECT_NE(whole, "no error") << docs[i];
+        // Without the padding, in slices of one event.
+        const std::string bare = kineto_test::write_file("bare.json", docs[i]);
+        std::string in_slices = "no error";
+        try {
+            import_in_slices(bare, 1);
+        } catch (const ImportError& e) {
+            in_slices = e.what();
+        }
+        EXPECT_EQ(error_under(bare, ""), in_slices) << docs[i];
     }
     // What a reader skips is checked for its strings and its depth only (simdjson
     // On-Demand), read whole or in slices alike.

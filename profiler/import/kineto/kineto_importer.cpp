@@ -52,7 +52,7 @@ KinetoImport KinetoImporter::import_with_launches(const std::string& path,
     } catch (const std::regex_error& e) {
         throw ImportError(path, "invalid step pattern '" + options.step_pattern + "': " + e.what());
     }
-    kineto::TraceReader reader(path, progress);
+    kineto::TraceReader reader(path, progress, options.slice_bytes);
     try {
         reader.read(*builder);
     } catch (const std::length_error& e) {

@@ -17,8 +17,9 @@ constexpr std::uint64_t kCheckEvery = 4096;
 
 }  // namespace
 
-TraceReader::TraceReader(const std::string& path, const trace::ProgressFn& progress)
-    : path_(path), progress_(progress), source_(path), budget_(path) {}
+TraceReader::TraceReader(const std::string& path, const trace::ProgressFn& progress,
+                         std::size_t slice_bytes)
+    : path_(path), progress_(progress), slice_bytes_(slice_bytes), source_(path), budget_(path) {}
 
 void TraceReader::shape_error(const std::string& problem) const {
     throw ImportError(path_, "not a Kineto trace: " + problem);
@@ -58,7 +59,7 @@ void TraceReader::read(TraceHandler& handler) {
     try {
         check_start();
         std::string text;
-        if (source_.take_whole(text, kMaxWhole)) {
+        if (slice_bytes_ == 0 && source_.take_whole(text, kMaxWhole)) {
             read_whole(handler, text);
         } else {
             read_sliced(handler);

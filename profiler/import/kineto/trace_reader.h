@@ -30,7 +30,9 @@ class TraceHandler {
 // only one slice and what the events became are in memory.
 class TraceReader {
   public:
-    TraceReader(const std::string& path, const trace::ProgressFn& progress);
+    // slice_bytes > 0 reads in slices of that size even when the trace fits whole.
+    TraceReader(const std::string& path, const trace::ProgressFn& progress,
+                std::size_t slice_bytes = 0);
 
     void read(TraceHandler& handler);
 
@@ -51,6 +53,7 @@ class TraceReader {
 
     std::string path_;
     trace::ProgressFn progress_;
+    std::size_t slice_bytes_;
     FileSource source_;
     json::Reader reader_;
     EventParser parser_;
