@@ -2,8 +2,14 @@
 // (1) Inflating the shared gzip fixtures: zlib streaming (what a file larger than
 //     the memory budget gets) against libdeflate whole-buffer (what one that fits
 //     gets), MB/s of decompressed bytes through import::FileSource.
+// (2) Kineto import (KinetoImporter, the JSON read and the run built) of the shared
+//     traces, whole and in slices, MB/s of JSON beside the inflate alone.
+// (3) JSON parse speed of a 50 MB Prometheus query_range answer
+//     (fleet::parse_query_range; target >= 500 MB/s).
+// (4) The serving and client result fixtures through their importers (MB/s of JSON).
 // Medians of 7 of this thread's CPU time (the machine is shared: wall time measures
-// the queue too). Usage: import_json_bench [FIXTURES_DIR].
+// the queue too). Usage: import_json_bench [FIXTURES_DIR]. Whole-process figures
+// (tokenscope-cli info against gzip -dc) come from farm-bench, beside this.
 #include <time.h>
 
 #include <algorithm>
@@ -12,9 +18,14 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "fleet/query_range_parser.h"
+#include "import/client/client_importer.h"
 #include "import/file_source.h"
+#include "import/kineto/kineto_importer.h"
+#include "import/serving/serving_importer.h"
 
 namespace {
 
@@ -68,10 +79,86 @@ void decompression(const std::string& fixtures) {
     }
 }
 
+void kineto_import(const std::string& fixtures) {
+    std::printf("\n(2) Kineto import, MB/s of JSON (median of 7, thread CPU)\n");
+    std::printf("%-58s %8s %8s %8s %8s\n", "file", "MB", "inflate", "whole", "slices");
+    for (const char* name :
+         {"kineto/hta_v100_ns_resolution_rank0.json.gz",
+          "engines/hf_transformers_qwen1.5_0.5b_h100_forward_profilerstep.json.gz",
+          "engines/vllm_v1_mi300x_piecewise_mixed_step.json.gz"}) {
+        const std::string path = fixtures + "/" + name;
+        if (!fs::exists(path)) continue;
+        const double mb = static_cast<double>(inflate(path, false)) / 1e6;
+        const double inflated = median_cpu_seconds(7, [&] { inflate(path, false); });
+        const double whole = median_cpu_seconds(
+            7, [&] { (void)tokenscope::import::KinetoImporter().import(path, {}, {}); });
+        tokenscope::import::ImportOptions sliced;
+        sliced.slice_bytes = std::size_t{1} << 20;
+        const double slices = median_cpu_seconds(
+            7, [&] { (void)tokenscope::import::KinetoImporter().import(path, sliced, {}); });
+        std::printf("%-58s %8.1f %8.0f %8.0f %8.0f\n", fs::path(path).filename().string().c_str(),
+                    mb, mb / inflated, mb / whole, mb / slices);
+    }
+}
+
+// A Prometheus-shaped answer: 200 rows x 17 buckets, points until ~50 MB.
+std::string prometheus_answer() {
+    static const char* const kLe[] = {"0.001", "0.005", "0.01", "0.02", "0.04", "0.06",
+                                      "0.08",  "0.1",   "0.25", "0.5",  "0.75", "1",
+                                      "2.5",   "5",     "7.5",  "10",   "+Inf"};
+    std::string out = R"({"status":"success","data":{"resultType":"matrix","result":[)";
+    char buf[128];
+    const std::size_t series = 200 * 17, points = 50'000'000 / series / 22;
+    for (std::size_t s = 0; s < series; ++s) {
+        std::snprintf(buf, sizeof buf,
+                      R"(%s{"metric":{"le":"%s","model_name":"model-%zu"},"values":[)",
+                      s ? "," : "", kLe[s % 17], s / 17);
+        out += buf;
+        for (std::size_t p = 0; p < points; ++p) {
+            std::snprintf(buf, sizeof buf, R"(%s[%zu,"%.6g"])", p ? "," : "", 1700000000 + p * 15,
+                          static_cast<double>((s * 7919 + p * 104729) % 100000) / 7.0);
+            out += buf;
+        }
+        out += "]}";
+    }
+    return out + "]}}";
+}
+
+void prometheus() {
+    const std::string body = prometheus_answer();
+    const double mb = static_cast<double>(body.size()) / 1e6;
+    const double t =
+        median_cpu_seconds(7, [&] { (void)tokenscope::fleet::parse_query_range(body); });
+    std::printf("\n(3) Prometheus query_range answer, %.1f MB: %.0f MB/s (target >= 500)\n", mb,
+                mb / t);
+}
+
+void results(const std::string& fixtures) {
+    std::printf("\n(4) serving and client results through their importers, MB/s of JSON\n");
+    for (const char* name : {"clients/vllm_bench_llama3.3_70b_a100x8_tp8_qps4.json",
+                             "clients/llmperf_individual_together_llama2_70b.json"}) {
+        const std::string path = fixtures + "/" + name;
+        if (!fs::exists(path)) continue;
+        const double mb = static_cast<double>(fs::file_size(path)) / 1e6;
+        const bool serving = std::string_view(name).find("vllm_bench") != std::string_view::npos;
+        const double t = median_cpu_seconds(7, [&] {
+            if (serving)
+                (void)tokenscope::import::ServingImporter().import_all(path, {}, {});
+            else
+                (void)tokenscope::import::ClientImporter().import_all(path, {}, {});
+        });
+        std::printf("%-58s %8.2f MB %8.0f MB/s (target >= 500)\n",
+                    fs::path(path).filename().string().c_str(), mb, mb / t);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::string fixtures = argc > 1 ? argv[1] : TOKENSCOPE_BENCH_FIXTURES;
     decompression(fixtures);
+    kineto_import(fixtures);
+    prometheus();
+    results(fixtures);
     return 0;
 }
