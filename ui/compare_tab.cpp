@@ -14,6 +14,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <utility>
@@ -473,8 +474,13 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
         d.title = QStringLiteral("%1: %2").arg(which, RunTitle::of(run));
         return d;
     };
-    plot_a_->setHeatmap(side(ha, a_, QStringLiteral("A")));
-    plot_b_->setHeatmap(side(hb, b_, QStringLiteral("B")));
+    plots::HeatmapPlotData data_a = side(ha, a_, QStringLiteral("A"));
+    plots::HeatmapPlotData data_b = side(hb, b_, QStringLiteral("B"));
+    // The runs differ at their ends ("... on H100-SXM5" / "... on H200"): cut on the left.
+    plot_a_->setTitleElide(Qt::ElideLeft);
+    plot_b_->setTitleElide(Qt::ElideLeft);
+    plot_a_->setHeatmap(data_a);
+    plot_b_->setHeatmap(data_b);
     // One scale for A and B, so equal colours mean equal latency.
     plot_a_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
     plot_b_->setColorRange(diff.heatmap->shared_min, diff.heatmap->shared_max);
@@ -482,6 +488,9 @@ void CompareTab::showHeatmaps(const analysis::RunDiff& diff) {
     plots::HeatmapPlotData delta =
         plots::HeatmapPlotData::fromDiff(*diff.heatmap, a_longer ? ha.columns : hb.columns,
                                          (a_longer ? a_ : b_).index->min_time(), metric);
+    // Its windows where their steps start, as the side whose windows it shows.
+    delta.column_starts = (a_longer ? data_a : data_b).column_starts;
+    delta.column_starts.resize(std::min(delta.column_starts.size(), delta.columns.size()));
     delta.title = tr("\u0394 B \u2212 A");
     plot_delta_->setEmptyText(tr("No cells to compare."));
     plot_delta_->setHeatmap(std::move(delta));

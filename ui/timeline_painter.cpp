@@ -1,9 +1,9 @@
 #include "timeline_painter.h"
 
 #include <QFontMetrics>
+#include <QHash>
 #include <QPainter>
 #include <QPainterPath>
-#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -296,20 +296,54 @@ QString TimelinePainter::more_levels_text(const Row& row) {
     return QObject::tr("\u25b8 %1 more levels").arg(row.levels - row.depth_rows);
 }
 
-// Lane names are cut on the left: the end tells lanes apart ("thread 8013 annotations",
-// "PyTorch Profiler (Trace)", "python3 (8013)"), the start often repeats ("GPU 0 stream").
-// A leading "GPU N " stays, so a GPU's lanes still say which GPU.
+// Lane names keep what tells lanes apart: the numbers (the thread id, the stream,
+// "GPU 0") and the last word ("annotations", "(Trace)") stay whole while the
+// other words shorten, longest first ("thread 1102 (pt_main_thread) annotations" →
+// "thread 1102 (pt_ma…) annotations"); only when that is not enough is the name cut on
+// the left, which keeps its end.
 QString TimelinePainter::elide_lane_label(const QString& label, const QFontMetrics& fm, int width) {
     if (fm.horizontalAdvance(label) <= width) return label;
-    static const QRegularExpression gpu(QStringLiteral("^(GPU \\d+ )"));
-    const QRegularExpressionMatch m = gpu.match(label);
-    if (m.hasMatch()) {
-        const QString head = m.captured(1);
-        const int room = width - fm.horizontalAdvance(head);
-        if (room > fm.averageCharWidth() * 8)
-            return head + fm.elidedText(label.mid(head.size()), Qt::ElideLeft, room);
+    static QHash<QString, QString> cache;  // painted every frame; names repeat
+    const QString key = QStringLiteral("%1\n%2\n%3").arg(width).arg(fm.height()).arg(label);
+    if (const auto it = cache.constFind(key); it != cache.constEnd()) return *it;
+    const QChar dots(0x2026);
+    QStringList words = label.split(QLatin1Char(' '));
+    QList<int> kept;  // characters kept of each shortened word; -1: whole
+    auto keeps = [&](int i) {
+        const QString& w = words[i];
+        // An id: a number ("1102", "7", "(8013)"), not a name with a digit in it.
+        const auto digits = std::count_if(w.begin(), w.end(), [](QChar c) { return c.isDigit(); });
+        return i + 1 == words.size() || w == QLatin1String("GPU") || w == QLatin1String("rank") ||
+               (digits > 0 && digits * 2 >= w.size() - 2);
+    };
+    QStringList shown = words;
+    auto fits = [&] { return fm.horizontalAdvance(shown.join(QLatin1Char(' '))) <= width; };
+    for (int i = 0; i < words.size(); ++i) kept << static_cast<int>(words[i].size());
+    while (!fits()) {
+        // The longest word that may shorten, by one character.
+        int longest = -1;
+        for (int i = 0; i < words.size(); ++i)
+            if (!keeps(i) && kept[i] > 2 && (longest < 0 || kept[i] > kept[longest])) longest = i;
+        if (longest < 0) break;
+        --kept[longest];
+        const QString& w = words[longest];
+        const bool closes = w.endsWith(QLatin1Char(')'));  // "(pt_main_thread)" keeps its ")"
+        shown[longest] = w.left(kept[longest]) + dots + (closes ? QStringLiteral(")") : QString());
     }
-    return fm.elidedText(label, Qt::ElideLeft, width);
+    // Still too wide: the other words go, one at a time from the front ("1102 (p…)
+    // annotations" still names its lane).
+    for (int i = 0; i < shown.size() && !fits(); ++i)
+        if (!keeps(i) && shown.size() > 1) {
+            shown.removeAt(i);
+            words.removeAt(i);
+            kept.removeAt(i);
+            i = -1;
+        }
+    QString out = shown.join(QLatin1Char(' '));
+    if (fm.horizontalAdvance(out) > width) out = fm.elidedText(label, Qt::ElideLeft, width);
+    if (cache.size() > 4096) cache.clear();
+    cache.insert(key, out);
+    return out;
 }
 
 QRectF TimelinePainter::span_rect(std::size_t i, int width) const {

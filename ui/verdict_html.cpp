@@ -67,13 +67,14 @@ QString VerdictHtml::ruleNumber(const analysis::RuleResult& r, double x, plots::
 // threshold each keep a column of their own, so no threshold is pushed out of sight.
 QString VerdictHtml::ruleTable(const analysis::Verdict& v, plots::TimeUnit unit) {
     QString text =
-        tr("<table cellspacing=0 cellpadding=1 width='100%'><tr><th align=left>"
-           "Rule</th><th align=right>Value</th><th align=right>Fires above</th></tr>");
+        tr("<table cellspacing=0 cellpadding=2 width='100%'><tr><th align=left>"
+           "Rule</th><th align=right>Value</th><th align=right style='padding-left:8px'>Fires "
+           "above</th></tr>");
     for (const auto& r : v.rules) {
         const QString name = ruleName(r.name).toHtmlEscaped();
         text += QStringLiteral(
                     "<tr><td>%1</td><td align=right style='white-space:nowrap'>%2</td>"
-                    "<td align=right style='white-space:nowrap'>%3</td></tr>")
+                    "<td align=right style='white-space:nowrap; padding-left:8px'>%3</td></tr>")
                     .arg(r.fired ? QStringLiteral("\u25b6 <b>%1</b>").arg(name) : name,
                          r.available ? ruleNumber(r, r.value, unit) : tr("n/a"),
                          ruleNumber(r, r.threshold, unit));

@@ -169,6 +169,11 @@ void HeatmapPlot::setTitle(const QString& title) {
     replot();
 }
 
+void HeatmapPlot::setTitleElide(Qt::TextElideMode mode) {
+    title_elide_ = mode;
+    fitTexts();
+}
+
 void HeatmapPlot::setEmptyText(const QString& text) {
     empty_text_ = text;
     rebuild();
@@ -216,7 +221,11 @@ void HeatmapPlot::rebuild() {
 void HeatmapPlot::fitTexts() {
     // Title and note share the plot's column, left of the colour scale and its labels.
     const int room = std::max(60, width() - kScaleRoom);
-    title_->setText(QFontMetrics(title_->font()).elidedText(data_.title, Qt::ElideMiddle, room));
+    const QFontMetrics fm(title_->font());
+    const qsizetype colon = data_.title.indexOf(QStringLiteral(": "));
+    const QString head = colon > 0 && colon < 8 ? data_.title.left(colon + 2) : QString();
+    title_->setText(head + fm.elidedText(data_.title.mid(head.size()), title_elide_,
+                                         room - fm.horizontalAdvance(head)));
     note_->setText(wrap_lines(note_text_, note_->font(), room));
 }
 

@@ -29,6 +29,9 @@ class HeatmapPlot : public QCustomPlot {
     // Overrides the data's colour range (ns): side-by-side plots share one scale.
     void setColorRange(std::optional<double> lo, std::optional<double> hi);
     void setTitle(const QString& title);
+    // How a title wider than the plot is cut (the middle by default); a prefix up to
+    // ": " ("A: ") stays.
+    void setTitleElide(Qt::TextElideMode mode);
     // Shown instead of the plot when there is nothing to draw.
     void setEmptyText(const QString& text);
     void setLegendNoteVisible(bool visible);
@@ -82,6 +85,7 @@ class HeatmapPlot : public QCustomPlot {
     bool note_visible_ = true;
     QString empty_text_;
     QString note_text_;  // unwrapped
+    Qt::TextElideMode title_elide_ = Qt::ElideMiddle;
     QCPTextElement* title_;
     QCPTextElement* note_;
     QCPColorMap* map_;
