@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QScreen>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -150,6 +151,35 @@ class FirstHourTest : public QObject {
                                                       .arg(tip.height())
                                                       .arg(screen.width())
                                                       .arg(screen.height())));
+    }
+
+    // Four GEMM rows whose names share their first 60 characters read apart on the axis
+    // (they showed one cut-off name four times).
+    void longRowNamesStayApart() {
+        ui::MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        ui::plots::HeatmapPlot* plot = window.heatmapTab()->plot();
+        ui::plots::HeatmapPlotData data;
+        const QString common =
+            QStringLiteral("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_");
+        for (const char* tail : {"warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+                                 "warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+                                 "warpgroupsize1x1x1_execute_segment_k_on_kernel__5x_cublas",
+                                 "stages3_warpgroupsize1x1x1_execute_kernel__5x_cublas"})
+            data.row_labels << common + QString::fromUtf8(tail);
+        data.column_count = 1;
+        data.columns = {{0, 1000}};
+        data.values = {1.0, 2.0, 3.0, 4.0};
+        data.counts = {1, 1, 1, 1};
+        plot->setHeatmap(data);
+        auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot->yAxis->ticker());
+        QSet<QString> shown;
+        for (const QString& label : ticker->ticks()) {
+            QVERIFY2(label.size() <= 49, qPrintable(label));
+            shown.insert(label);
+        }
+        QCOMPARE(shown.size(), 4);
     }
 
     // The tiny preset's parameters in millions, not "0.00 B"; a finished New Run opens

@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include "support/test_settings.h"
 #include "ui/attribution_panel.h"
@@ -151,6 +152,15 @@ class WindowFitTest : public QObject {
         auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("attribution_scroll"));
         QVERIFY(scroll != nullptr);
         QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        // The rule table inside the verdict's box: as laid out at the panel's width (less the
+        // box's frame), no wider than that.
+        QTextDocument verdict;
+        verdict.setHtml(window.attributionPanel()->verdictText());
+        const int room = window.attributionPanel()->width() - 40;
+        verdict.setTextWidth(room);
+        QVERIFY2(
+            verdict.idealWidth() <= room,
+            qPrintable(QStringLiteral("verdict %1 px in %2").arg(verdict.idealWidth()).arg(room)));
         QVERIFY2(window.attributionPanel()->width() <= scroll->viewport()->width(),
                  qPrintable(QStringLiteral("%1 > %2")
                                 .arg(window.attributionPanel()->width())
