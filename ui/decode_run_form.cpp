@@ -13,10 +13,9 @@
 
 #include "capture/backend_registry.h"
 #include "capture/capture_config.h"
+#include "capture/decode_choices.h"
 #include "capture/gpu_presets.h"
 #include "gui_words.h"
-#include "kernels/decode_config.h"
-#include "kernels/model_shape.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -45,7 +44,7 @@ QString parameter_text(std::int64_t count) {
     return locale.toString(count);
 }
 
-QString shape_text(const kernels::ModelShape& s) {
+QString shape_text(const capture::ShapeSummary& s) {
     // Two fixed lines: a word-wrapped label in a form layout gets its height wrong.
     return QObject::tr(
                "%1 layers, hidden %2, FFN %3, vocab %4\n"
@@ -57,8 +56,8 @@ QString shape_text(const kernels::ModelShape& s) {
         .arg(s.heads)
         .arg(s.kv_heads)
         .arg(s.head_dim)
-        .arg(QString::fromUtf8(kernels::to_string(s.dtype).data()))
-        .arg(parameter_text(static_cast<std::int64_t>(s.parameter_count())));
+        .arg(QString::fromStdString(s.dtype))
+        .arg(parameter_text(static_cast<std::int64_t>(s.parameters)));
 }
 
 }  // namespace
@@ -77,7 +76,7 @@ QWidget* DecodeRunForm::buildWorkload() {
     const capture::CaptureConfig defaults = capture::run_defaults();
     auto* group = new QGroupBox(tr("Workload"), this);
     auto* form = new QFormLayout(group);
-    preset_ = combo(group, kernels::model_preset_names());
+    preset_ = combo(group, capture::model_preset_names());
     preset_->setCurrentText(QString::fromStdString(defaults.model));
     shape_ = new QLabel(group);
     shape_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -96,14 +95,11 @@ QWidget* DecodeRunForm::buildWorkload() {
 }
 
 QWidget* DecodeRunForm::buildStrategy() {
-    const kernels::DecodeConfig d = capture::run_defaults().decode;
+    const capture::DecodeConfig d = capture::run_defaults().decode;
     auto* group = new QGroupBox(tr("Decoding"), this);
     auto* form = new QFormLayout(group);
-    strategy_ = new QComboBox(group);
-    for (auto s : {kernels::Strategy::Greedy, kernels::Strategy::TopK, kernels::Strategy::Beam,
-                   kernels::Strategy::Speculative})
-        strategy_->addItem(QString::fromUtf8(kernels::to_string(s).data()));
-    strategy_->setCurrentText(QString::fromUtf8(kernels::to_string(d.strategy).data()));
+    strategy_ = combo(group, capture::strategy_names());
+    strategy_->setCurrentText(QString::fromStdString(capture::default_strategy()));
     top_k_ = spin(group, 1, 1 << 20, static_cast<int>(d.top_k));
     beams_ = spin(group, 1, 256, static_cast<int>(d.beams));
     draft_layers_ = spin(group, 1, 1024, static_cast<int>(d.draft_layers));
@@ -166,17 +162,17 @@ void DecodeRunForm::fillBackends() {
 }
 
 void DecodeRunForm::updateShape() {
-    const auto shape = kernels::find_model_preset(preset_->currentText().toStdString());
+    const auto shape = capture::model_shape(preset_->currentText().toStdString());
     shape_->setText(shape ? shape_text(*shape) : tr("unknown preset"));
     emit changed();
 }
 
 void DecodeRunForm::updateStrategy() {
-    const auto s = kernels::strategy_from_string(strategy_->currentText().toStdString());
-    top_k_->setEnabled(s == kernels::Strategy::TopK);
-    beams_->setEnabled(s == kernels::Strategy::Beam);
+    const QString s = strategy_->currentText();
+    top_k_->setEnabled(s == QLatin1String("topk"));
+    beams_->setEnabled(s == QLatin1String("beam"));
     for (QWidget* w : std::initializer_list<QWidget*>{draft_layers_, gamma_, acceptance_})
-        w->setEnabled(s == kernels::Strategy::Speculative);
+        w->setEnabled(s == QLatin1String("speculative"));
     emit changed();
 }
 
@@ -187,15 +183,14 @@ void DecodeRunForm::updateBackend() {
 }
 
 QString DecodeRunForm::problem(const QString& output) const {
-    const auto shape = kernels::find_model_preset(preset_->currentText().toStdString());
-    if (!shape) return tr("unknown workload preset '%1'").arg(preset_->currentText());
+    if (!capture::model_shape(preset_->currentText().toStdString()))
+        return tr("unknown workload preset '%1'").arg(preset_->currentText());
     const int b = backend_->currentIndex();
     if (b < 0 ||
         !backend_->model()->flags(backend_->model()->index(b, 0)).testFlag(Qt::ItemIsEnabled))
         return tr("backend '%1' is not available here").arg(backend_->currentText());
     if (output.trimmed().isEmpty()) return tr("choose an output file");
-    kernels::DecodeConfig d;
-    d.strategy = *kernels::strategy_from_string(strategy_->currentText().toStdString());
+    capture::DecodeConfig d;
     d.batch = batch_->value();
     d.prompt_len = prompt_->value();
     d.new_tokens = tokens_->value();
@@ -204,7 +199,8 @@ QString DecodeRunForm::problem(const QString& output) const {
     d.draft_layers = draft_layers_->value();
     d.gamma = gamma_->value();
     d.acceptance = acceptance_->value();
-    return QString::fromStdString(d.validate(*shape));
+    return QString::fromStdString(capture::decode_problem(
+        preset_->currentText().toStdString(), strategy_->currentText().toStdString(), d));
 }
 
 QStringList DecodeRunForm::arguments() const {
