@@ -27,6 +27,7 @@
 #include "run_title.h"
 #include "step_pattern_panel.h"
 #include "token_table.h"
+#include "tool_figures_panel.h"
 #include "ui/plots/plot_exporter.h"
 #include "verdict_html.h"
 #include "verdict_rule_model.h"
@@ -40,6 +41,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
       chart_(new QStackedWidget(this)),
       phases_(new PhaseSummaryModel(this)),
       roles_(new RoleSummaryModel(this)),
+      figures_(new ToolFiguresPanel(this)),
       rules_(new VerdictRuleModel(this)),
       verdict_(new QLabel(this)),
       rule_table_(make_row_table(rules_, this)),
@@ -75,6 +77,20 @@ BreakdownTab::BreakdownTab(QWidget* parent)
     bottom->addTab(make_row_table(phases_, this), tr("Per phase (mean per step)"));
     bottom->addTab(make_row_table(roles_, this), tr("GPU time per kernel role"));
     bottom->addTab(verdict_page, tr("Verdict"));
+    // A load generator's results: its own figures beside ours, the tab only for such runs.
+    const int figures_tab = bottom->addTab(figures_, tr("Load generator's figures"));
+    bottom->setTabVisible(figures_tab, false);
+    connect(figures_, &ToolFiguresPanel::availabilityChanged, this,
+            [this, bottom, figures_tab](bool has, int flagged) {
+                bottom->setTabVisible(figures_tab, has);
+                bottom->setTabText(figures_tab,
+                                   flagged > 0
+                                       ? tr("Load generator's figures (%1 flagged)").arg(flagged)
+                                       : tr("Load generator's figures"));
+                // Results without any activity have no breakdown: their figures are the news.
+                if (has && run_.valid() && run_.data->activities.empty())
+                    bottom->setCurrentIndex(figures_tab);
+            });
     // The panel at a readable line length, at the top of the plot's place.
     auto* panel_page = new QWidget(this);
     auto* panel_layout = new QVBoxLayout(panel_page);
@@ -144,6 +160,7 @@ void BreakdownTab::setRun(const OpenRun& run) {
     export_->setEnabled(false);
     analyzer_->setRun(run);  // no new work when the window's analyzer has it already
     no_steps_->setRun(run);
+    figures_->setRun(run);
     chart_->setCurrentIndex(StepPatternPanel::wanted(run) ? 1 : 0);
     if (!run.valid()) {
         plot_->clear(tr("Open a run to see where each step's time went."));
@@ -175,6 +192,7 @@ void BreakdownTab::setUnit(plots::TimeUnit unit) {
     tokens_->setUnit(unit);
     phases_->setUnit(unit);
     roles_->setTimeUnit(unit);
+    figures_->setUnit(unit);
     rules_->setUnit(unit);
     if (analysis_) verdict_->setText(verdictHtml(analysis_->assessment));
 }

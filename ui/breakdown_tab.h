@@ -21,6 +21,7 @@ class BreakdownPlot;
 class RunAnalyzer;
 class PhaseSummaryModel;
 class RoleSummaryModel;
+class ToolFiguresPanel;
 class StepPatternPanel;
 class TokenTable;
 class VerdictRuleModel;
@@ -41,6 +42,7 @@ class BreakdownTab : public RunTab {
     BreakdownPlot* plot() const { return plot_; }
     PhaseSummaryModel* phaseModel() const { return phases_; }
     RoleSummaryModel* roleModel() const { return roles_; }
+    ToolFiguresPanel* toolFigures() const { return figures_; }
     VerdictRuleModel* ruleModel() const { return rules_; }
     // A joined run's tokens (hidden for other runs); a click emits tokenActivated.
     TokenTable* tokenTable() const { return tokens_; }
@@ -71,6 +73,7 @@ class BreakdownTab : public RunTab {
     QStackedWidget* chart_;  // the plot, or the no-steps panel
     PhaseSummaryModel* phases_;
     RoleSummaryModel* roles_;
+    ToolFiguresPanel* figures_;
     VerdictRuleModel* rules_;
     QLabel* verdict_;
     QTableView* rule_table_;  // hidden when there is no verdict
