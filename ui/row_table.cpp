@@ -45,12 +45,16 @@ struct Access : QTableView {
 
 class ColumnFit : public QObject {
   public:
-    explicit ColumnFit(QTableView* view) : QObject(view), view_(view) {
+    explicit ColumnFit(QTableView* view)
+        : QObject(view),
+          view_(view),
+          viewport_(view->viewport()),
+          header_viewport_(view->horizontalHeader()->viewport()) {
         timer_.setSingleShot(true);
         timer_.setInterval(0);
         connect(&timer_, &QTimer::timeout, this, &ColumnFit::fit);
-        view->viewport()->installEventFilter(this);
-        view->horizontalHeader()->viewport()->installEventFilter(this);
+        viewport_->installEventFilter(this);
+        header_viewport_->installEventFilter(this);
         view->installEventFilter(this);
         watch(view->model());
     }
@@ -70,10 +74,12 @@ class ColumnFit : public QObject {
         if (event->type() == QEvent::Resize || event->type() == QEvent::Show ||
             event->type() == QEvent::FontChange)
             timer_.start();
-        if (watched == view_->viewport() && event->type() == QEvent::ToolTip)
-            return showElided(static_cast<QHelpEvent*>(event));
-        if (watched == view_->horizontalHeader()->viewport() && event->type() == QEvent::ToolTip)
-            return showElidedTitle(static_cast<QHelpEvent*>(event));
+        // The pointers kept at construction, not view_->viewport(): the view sends events
+        // while it is being destroyed, when it is no longer a QAbstractScrollArea
+        // (UBSan: member call on an object of the wrong dynamic type).
+        if (event->type() != QEvent::ToolTip) return false;
+        if (watched == viewport_) return showElided(static_cast<QHelpEvent*>(event));
+        if (watched == header_viewport_) return showElidedTitle(static_cast<QHelpEvent*>(event));
         return false;
     }
 
@@ -129,6 +135,8 @@ class ColumnFit : public QObject {
     }
 
     QTableView* view_;
+    QObject* viewport_;
+    QObject* header_viewport_;
     QTimer timer_;
 };
 
