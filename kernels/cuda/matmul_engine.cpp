@@ -104,6 +104,16 @@ struct MatmulEngine::Impl {
             why_not = lib.why_not();
             return;
         }
+        // No device, no handle: cublasLtCreate without a driver fails and leaks its
+        // half-made handle (LeakSanitizer, 192 bytes inside libcublasLt).
+        int devices = 0;
+        if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
+            why_not = std::string("no CUDA device (") +
+                      (e != cudaSuccess ? cudaGetErrorString(e) : "none found") +
+                      "): the built-in kernels run";
+            cudaGetLastError();  // clear the sticky error the query left
+            return;
+        }
         if (const cublasStatus_t s = lib.api().create(&handle); s != CUBLAS_STATUS_SUCCESS) {
             why_not = "cublasLtCreate failed (status " + std::to_string(s) + ")";
             handle = nullptr;
