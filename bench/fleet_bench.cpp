@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "fleet/fleet_source.h"
 #include "fleet/query_range_parser.h"
 #include "fleet_histograms.h"
@@ -27,24 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// CPU time of this thread: on a shared machine the wall time mostly measures the
-// other processes; both are printed.
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median_cpu_seconds(int repeats, const std::function<void()>& fn) {
-    std::vector<double> t;
-    for (int i = 0; i < repeats; ++i) {
-        const double start = thread_cpu_seconds();
-        fn();
-        t.push_back(thread_cpu_seconds() - start);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
+using tokenscope::bench::median_cpu_seconds;
 
 double median_seconds(int repeats, const std::function<void()>& fn) {
     std::vector<double> t;

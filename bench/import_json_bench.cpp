@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_stats.h"
 #include "fleet/query_range_parser.h"
 #include "import/client/client_importer.h"
 #include "import/file_source.h"
@@ -29,25 +30,10 @@
 
 namespace {
 
+using tokenscope::bench::median_cpu_seconds;
+
 namespace fs = std::filesystem;
 using tokenscope::import::FileSource;
-
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median_cpu_seconds(int repeats, const std::function<void()>& fn) {
-    std::vector<double> t;
-    for (int i = 0; i < repeats; ++i) {
-        const double start = thread_cpu_seconds();
-        fn();
-        t.push_back(thread_cpu_seconds() - start);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 // Reads the whole file through FileSource; `streamed` forces zlib by a memory
 // budget too small to inflate anything whole.
