@@ -3,7 +3,6 @@
 // image; two scrapes timed with --at giving the window between them; a counter
 // reset as a warning; a bad file or option as one line naming it.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "cli_runner.h"
 #include "fleet/fleet_spec.h"
 #include "snapshot_scrapes.h"
+#include "support/temp_dir.h"
 
 namespace tokenscope::fleet_test {
 namespace {
@@ -28,23 +28,14 @@ const Counts kHour = lognormal_counts(kVllmTtftBounds, 600, 0.6, 0.5);
 
 class SnapshotCli : public ::testing::Test {
   protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("tokenscope_snapshot_cli_" + std::to_string(getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
     std::string write(const std::string& name, const std::string& text) const {
-        const std::string path = (dir_ / name).string();
-        std::ofstream(path) << text;
-        return path;
+        return dir_.write(name, text);
     }
     std::string vllm_file(const std::string& name = "vllm.prom") const {
         return write(name, "# scraped at " + fleet::format_rfc3339(kT0) + "\n" +
                                vllm_scrape({{"0", kEngine0, kStarted}, {"1", kEngine1, kStarted}}));
     }
-    fs::path dir_;
+    tokenscope::test::TempDir dir_{"tokenscope_snapshot_cli"};
 };
 
 double ns(std::optional<double> s) {
@@ -74,7 +65,7 @@ TEST_F(SnapshotCli, OneScrapeIsLabelledSinceTheServerStarted) {
     EXPECT_NEAR(j["rows"][0]["cells"][0]["quantile_ns"].get<double>(), want, want * 1e-12);
     EXPECT_EQ(j["rows"][0]["cells"][0]["observations"].get<double>(), 2000);
 
-    const std::string svg = (dir_ / "since.svg").string();
+    const std::string svg = dir_.file("since.svg");
     CliResult image = run_cli(file + " --by model_name --csv --svg " + svg);
     ASSERT_EQ(image.status, 0) << image.err;
     std::ifstream in(svg);

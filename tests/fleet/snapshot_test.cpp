@@ -4,17 +4,16 @@
 // them; a counter reset starts a new baseline and says so; a bad file names its line.
 // The engines' presets are the names their code registers (metric_presets.cpp).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 
 #include "fleet/fleet_error.h"
 #include "fleet/fleet_source.h"
 #include "fleet/metrics_snapshot.h"
 #include "snapshot_scrapes.h"
+#include "support/temp_dir.h"
 
 namespace tokenscope::fleet_test {
 namespace {
@@ -28,17 +27,8 @@ constexpr std::int64_t kStarted = kT0 - 10 * 3600 + 17;
 
 class Snapshot : public ::testing::Test {
   protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("tokenscope_snapshot_" + std::to_string(getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
     std::string write(const std::string& name, const std::string& text) const {
-        const std::string path = (dir_ / name).string();
-        std::ofstream(path) << text;
-        return path;
+        return dir_.write(name, text);
     }
     static FleetSpec spec(const std::string& key, const std::string& by = "model_name") {
         FleetSpec s;
@@ -46,7 +36,7 @@ class Snapshot : public ::testing::Test {
         s.by = by;
         return s;
     }
-    fs::path dir_;
+    tokenscope::test::TempDir dir_{"tokenscope_snapshot"};
 };
 
 const Counts kEngine0 = lognormal_counts(kVllmTtftBounds, 1200, 0.18, 0.6);
