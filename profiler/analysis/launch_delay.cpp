@@ -23,11 +23,6 @@ struct Launched {
     std::int64_t queued;  // the latest end of the work that started before it on its stream
 };
 
-bool is_stream_work(const Activity& a) {
-    return a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memcpy ||
-           a.kind == ActivityKind::Memset;
-}
-
 // Correlated kernels with the end of their stream's queue: one pass in activity order,
 // each lane's queue tracked as its work arrives in start order.
 std::vector<Launched> launched_kernels(const trace::RunData& run, std::size_t count,
@@ -36,7 +31,7 @@ std::vector<Launched> launched_kernels(const trace::RunData& run, std::size_t co
     std::vector<Launched> kernels;
     kernels.reserve(count);
     trace::for_each_in_activity_order(run.activities, stop, [&](const Activity& a) {
-        if (!is_stream_work(a)) return;
+        if (!trace::is_gpu_operation(a.kind)) return;
         std::int64_t& busy = busy_until[a.lane];
         if (a.kind == ActivityKind::Kernel && a.correlation != 0)
             kernels.push_back({a.correlation, a.start_ns, busy});

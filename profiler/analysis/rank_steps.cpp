@@ -84,9 +84,7 @@ class StepIndex {
 };
 
 bool is_gpu_work(const trace::Activity& a, const trace::RunData& run) {
-    if (a.kind != trace::ActivityKind::Kernel && a.kind != trace::ActivityKind::Memcpy &&
-        a.kind != trace::ActivityKind::Memset)
-        return false;
+    if (!trace::is_gpu_operation(a.kind)) return false;
     return run.lanes[a.lane].kind != trace::LaneKind::CpuThread;
 }
 

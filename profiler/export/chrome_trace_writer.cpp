@@ -105,10 +105,6 @@ void append_launch(std::string& buf, const std::optional<trace::KernelLaunch>& l
     buf += ",\"shared memory\":" + std::to_string(launch->shared_bytes);
 }
 
-bool is_gpu_work(ActivityKind k) {
-    return k == ActivityKind::Kernel || k == ActivityKind::Memcpy || k == ActivityKind::Memset;
-}
-
 }  // namespace
 
 ChromeTraceWriter::ChromeTraceWriter(const trace::RunData& run) : run_(run) {
@@ -278,7 +274,7 @@ void ChromeTraceWriter::write_flows(std::string& buf, std::ostream& out) const {
         next_id = std::max<std::uint64_t>(next_id, std::uint64_t{a.correlation} + 1);
         if (a.kind == ActivityKind::Api)
             api.emplace(a.correlation, &a);
-        else if (is_gpu_work(a.kind))
+        else if (trace::is_gpu_operation(a.kind))
             gpu[a.correlation].push_back(&a);
     }
     auto end_of = [&](const trace::Activity& a, std::uint64_t id, bool start) {

@@ -7,11 +7,6 @@
 namespace tokenscope::import {
 namespace {
 
-bool is_gpu_work(const trace::Activity& a) {
-    return a.kind == trace::ActivityKind::Kernel || a.kind == trace::ActivityKind::Memcpy ||
-           a.kind == trace::ActivityKind::Memset;
-}
-
 struct Call {
     std::int64_t start_ns;
     std::uint32_t correlation;
@@ -35,7 +30,7 @@ std::size_t extend_to_gpu_work(trace::RunData& run, std::vector<trace::Step>& st
     std::unordered_map<int, std::vector<Call>> calls;         // host lane -> its API calls
     for (const auto& a : run.activities) {
         if (a.correlation == 0) continue;
-        if (is_gpu_work(a)) {
+        if (trace::is_gpu_operation(a.kind)) {
             auto [it, fresh] = gpu_end.try_emplace(a.correlation, a.end_ns);
             if (!fresh) it->second = std::max(it->second, a.end_ns);
         } else if ((a.kind == trace::ActivityKind::Api || a.kind == trace::ActivityKind::Sync) &&

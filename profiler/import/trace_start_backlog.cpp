@@ -13,10 +13,7 @@ void note_trace_start_backlog(trace::RunData& run, std::int64_t threshold_ns) {
     std::unordered_map<std::uint32_t, std::int64_t> call_end;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const auto& a = run.activities[i];
-        const bool gpu = a.kind == trace::ActivityKind::Kernel ||
-                         a.kind == trace::ActivityKind::Memcpy ||
-                         a.kind == trace::ActivityKind::Memset;
-        if (gpu && a.lane < first.size() &&
+        if (trace::is_gpu_operation(a.kind) && a.lane < first.size() &&
             (first[a.lane] == kNone || a.start_ns < run.activities[first[a.lane]].start_ns))
             first[a.lane] = i;
         if (a.kind == trace::ActivityKind::Api && a.correlation != 0)

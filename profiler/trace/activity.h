@@ -8,6 +8,12 @@ namespace tokenscope::trace {
 
 enum class ActivityKind : std::uint8_t { Kernel, Memcpy, Memset, Api, Sync, Range, Marker };
 
+// Work a GPU's queue runs (a kernel, a copy or a memset), as opposed to host work: the
+// one test every rule that follows launches to the GPU uses.
+constexpr bool is_gpu_operation(ActivityKind k) {
+    return k == ActivityKind::Kernel || k == ActivityKind::Memcpy || k == ActivityKind::Memset;
+}
+
 // Copies carry a sub-kind; everything else uses None.
 enum class CopyKind : std::uint8_t { None, H2D, D2H, D2D, P2P, H2H };
 

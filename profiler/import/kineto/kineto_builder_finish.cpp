@@ -16,8 +16,7 @@ bool is_api(const trace::Activity& a) {
     return a.kind == trace::ActivityKind::Api || a.kind == trace::ActivityKind::Sync;
 }
 bool is_gpu_work(const trace::Activity& a) {
-    return a.kind == trace::ActivityKind::Kernel || a.kind == trace::ActivityKind::Memcpy ||
-           a.kind == trace::ActivityKind::Memset;
+    return trace::is_gpu_operation(a.kind);
 }
 
 // The run's launch table is keyed by correlation (flows may have supplied it), so
