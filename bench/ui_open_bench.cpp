@@ -21,15 +21,15 @@
 
 #include "bench_stats.h"
 #include "decode_run.h"
-#include "ui/attribution_panel.h"
-#include "ui/breakdown_tab.h"
-#include "ui/main_window.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
+#include "ui/breakdown/attribution_panel.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 // bench/compare_open.sh builds this file in older trees too, whose background work
 // ran on Qt's global thread pool.
-#if __has_include("ui/worker_pool.h")
-#include "ui/worker_pool.h"
+#if __has_include("ui/shared/worker_pool.h")
+#include "ui/shared/worker_pool.h"
 #else
 #include <QThreadPool>
 #endif
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
         const Open o = open_once(path);
         // Work the window left on the pool (a heatmap) must not overlap the next open.
-#if __has_include("ui/worker_pool.h")
+#if __has_include("ui/shared/worker_pool.h")
         ui::WorkerPool::instance().waitForIdle();
 #else
         QThreadPool::globalInstance()->waitForDone();

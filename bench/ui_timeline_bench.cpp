@@ -23,11 +23,11 @@
 
 #include "bench_stats.h"
 #include "decode_run.h"
-#include "ui/load_job.h"
-#include "ui/open_run.h"
-#include "ui/run_loader.h"
-#include "ui/timeline_index.h"
-#include "ui/timeline_view.h"
+#include "ui/shared/open_run.h"
+#include "ui/timeline/timeline_index.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/load_job.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 using namespace tokenscope::bench;

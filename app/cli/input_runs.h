@@ -10,7 +10,7 @@
 namespace tokenscope::cli {
 
 // The runs a reading command (info, stats, heatmap, diff, export, ...) takes as input:
-// its FILE arguments opened, narrowed by --run (ui/run_loader.h is the GUI load job's
+// its FILE arguments opened, narrowed by --run (ui/window/run_loader.h is the GUI load job's
 // reader of one file).
 struct LoadedRun {
     std::string path;

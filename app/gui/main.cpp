@@ -9,11 +9,11 @@
 #include <cstdio>
 
 #include "command_line.h"
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 #ifdef TOKENSCOPE_HAVE_CUPTI
 #include "capture/cupti/cuda_runner.h"
 #endif
-#include "ui/screenshot_taker.h"
+#include "ui/window/screenshot_taker.h"
 
 namespace {
 

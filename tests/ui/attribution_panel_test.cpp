@@ -4,7 +4,7 @@
 #include <QTest>
 
 #include "hand_run.h"
-#include "ui/attribution_panel.h"
+#include "ui/breakdown/attribution_panel.h"
 
 using namespace tokenscope;
 

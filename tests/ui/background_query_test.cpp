@@ -20,14 +20,14 @@
 #include "hand_run.h"
 #include "support/test_settings.h"
 #include "trace/stop_token.h"
-#include "ui/background_query.h"
-#include "ui/breakdown_tab.h"
-#include "ui/compare_tab.h"
-#include "ui/heatmap_controls.h"
-#include "ui/heatmap_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_analyzer.h"
-#include "ui/worker_pool.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/compare/compare_tab.h"
+#include "ui/heatmap/heatmap_controls.h"
+#include "ui/heatmap/heatmap_tab.h"
+#include "ui/shared/background_query.h"
+#include "ui/shared/run_analyzer.h"
+#include "ui/shared/worker_pool.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -6,10 +6,10 @@
 #include <QTest>
 
 #include "hand_run.h"
-#include "ui/breakdown_plot.h"
-#include "ui/breakdown_tab.h"
-#include "ui/phase_summary_model.h"
-#include "ui/verdict_rule_model.h"
+#include "ui/breakdown/breakdown_plot.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/breakdown/phase_summary_model.h"
+#include "ui/breakdown/verdict_rule_model.h"
 
 using namespace tokenscope;
 using analysis::Category;

@@ -11,11 +11,11 @@
 #include <QTest>
 
 #include "support/test_settings.h"
-#include "ui/compare_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/sample_run.h"
-#include "ui/timeline_tab.h"
+#include "ui/compare/compare_tab.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/window/main_window.h"
+#include "ui/window/sample_run.h"
 
 using namespace tokenscope;
 

@@ -8,13 +8,13 @@
 
 #include "hand_run.h"
 #include "support/fixtures.h"
-#include "ui/compare_tab.h"
-#include "ui/heatmap_controls.h"
-#include "ui/iteration_delta_model.h"
-#include "ui/kernel_delta_model.h"
-#include "ui/metric_delta_model.h"
+#include "ui/compare/compare_tab.h"
+#include "ui/compare/iteration_delta_model.h"
+#include "ui/compare/kernel_delta_model.h"
+#include "ui/compare/metric_delta_model.h"
+#include "ui/heatmap/heatmap_controls.h"
 #include "ui/plots/heatmap_plot.h"
-#include "ui/run_loader.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 

@@ -18,17 +18,17 @@
 
 #include "support/hand_store.h"
 #include "support/test_settings.h"
-#include "ui/decode_run_form.h"
-#include "ui/export_dialog.h"
-#include "ui/heatmap_tab.h"
-#include "ui/main_window.h"
+#include "ui/heatmap/heatmap_tab.h"
+#include "ui/launcher/decode_run_form.h"
+#include "ui/launcher/run_launcher_dialog.h"
 #include "ui/plots/heatmap_plot.h"
-#include "ui/run_launcher_dialog.h"
-#include "ui/run_list_model.h"
-#include "ui/run_loader.h"
-#include "ui/sample_run.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
+#include "ui/shared/export_dialog.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_loader.h"
+#include "ui/window/sample_run.h"
 
 using namespace tokenscope;
 

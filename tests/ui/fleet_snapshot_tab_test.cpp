@@ -9,8 +9,8 @@
 
 #include "../fleet/snapshot_scrapes.h"
 #include "fleet/fleet_spec.h"
-#include "ui/fleet_query.h"
-#include "ui/fleet_tab.h"
+#include "ui/fleet/fleet_query.h"
+#include "ui/fleet/fleet_tab.h"
 #include "ui/plots/heatmap_plot.h"
 
 using namespace tokenscope;

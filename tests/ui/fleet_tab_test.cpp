@@ -21,13 +21,13 @@
 
 #include "../fleet/fleet_histograms.h"
 #include "../fleet/tiny_http_server.h"
-#include "ui/fleet_compare_view.h"
-#include "ui/fleet_query.h"
-#include "ui/fleet_tab.h"
+#include "ui/fleet/fleet_compare_view.h"
+#include "ui/fleet/fleet_query.h"
+#include "ui/fleet/fleet_tab.h"
 #include "ui/plots/fleet_plot_data.h"
 #include "ui/plots/heatmap_marks.h"
 #include "ui/plots/heatmap_plot.h"
-#include "ui/worker_pool.h"
+#include "ui/shared/worker_pool.h"
 
 using namespace tokenscope;
 using fleet_test::Fleet;

@@ -6,7 +6,7 @@
 #include <QStandardItemModel>
 #include <QTest>
 
-#include "ui/frozen_column_table.h"
+#include "ui/shared/frozen_column_table.h"
 
 using tokenscope::ui::FrozenColumnTable;
 

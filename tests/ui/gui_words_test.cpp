@@ -1,11 +1,12 @@
 // The GUI speaks of its controls, never of tokenscope-cli's flags: messages it passes on
-// are translated (ui/gui_words.h), and none of its own texts names a flag.
+// are translated (ui/shared/gui_words.h), and none of its own texts names a flag.
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
 
-#include "ui/gui_words.h"
+#include "ui/shared/gui_words.h"
 
 using namespace tokenscope;
 
@@ -36,7 +37,11 @@ class GuiWordsTest : public QObject {
     // showing the user's own program are not texts of ours).
     void noGuiTextNamesAFlag() {
         const QDir ui_dir(QStringLiteral(TOKENSCOPE_SOURCE_DIR "/ui"));
-        const QStringList sources = ui_dir.entryList({QStringLiteral("*.cpp")}, QDir::Files);
+        QStringList sources;  // every feature folder's, ui/shared/'s and ui/plots/'
+        for (QDirIterator it(ui_dir.path(), {QStringLiteral("*.cpp")}, QDir::Files,
+                             QDirIterator::Subdirectories);
+             it.hasNext();)
+            sources << ui_dir.relativeFilePath(it.next());
         QVERIFY(sources.size() > 20);
         static const QRegularExpression text(QStringLiteral("tr\\(\\s*\"((?:[^\"\\\\]|\\\\.)*)\""));
         static const QRegularExpression flag(QStringLiteral("(^|[ (\"])--[a-z]"));

@@ -6,8 +6,8 @@
 
 #include "support/hand_made_run.h"
 #include "trace/run_data.h"
-#include "ui/open_run.h"
-#include "ui/run_loader.h"
+#include "ui/shared/open_run.h"
+#include "ui/window/run_loader.h"
 
 namespace tokenscope::test {
 

@@ -15,11 +15,11 @@
 
 #include "support/fixtures.h"
 #include "support/test_settings.h"
-#include "ui/heatmap_controls.h"
-#include "ui/heatmap_tab.h"
+#include "ui/heatmap/heatmap_controls.h"
+#include "ui/heatmap/heatmap_tab.h"
 #include "ui/plots/heatmap_marks.h"
 #include "ui/plots/heatmap_plot.h"
-#include "ui/run_loader.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 

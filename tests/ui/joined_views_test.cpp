@@ -10,17 +10,17 @@
 
 #include "../joined_hand_run.h"
 #include "hand_run.h"
-#include "ui/breakdown_tab.h"
-#include "ui/heatmap_tab.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/breakdown/slow_token_model.h"
+#include "ui/breakdown/token_table.h"
+#include "ui/heatmap/heatmap_tab.h"
 #include "ui/plots/heatmap_plot.h"
-#include "ui/request_track.h"
-#include "ui/slow_token_model.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
-#include "ui/token_selector.h"
-#include "ui/token_table.h"
-#include "ui/token_track.h"
+#include "ui/timeline/request_track.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/timeline/token_selector.h"
+#include "ui/timeline/token_track.h"
 
 using namespace tokenscope;
 using H = test::JoinedHandRun;

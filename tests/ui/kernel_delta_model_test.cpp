@@ -4,7 +4,7 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
-#include "ui/kernel_delta_model.h"
+#include "ui/compare/kernel_delta_model.h"
 
 using namespace tokenscope;
 using ui::KernelDeltaModel;

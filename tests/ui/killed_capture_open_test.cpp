@@ -13,10 +13,10 @@
 #include <csignal>
 
 #include "support/test_settings.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -15,12 +15,12 @@
 
 #include "support/hand_store.h"
 #include "support/test_settings.h"
-#include "ui/attribution_panel.h"
-#include "ui/compare_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
+#include "ui/breakdown/attribution_panel.h"
+#include "ui/compare/compare_tab.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -12,10 +12,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "ui/fleet_tab.h"
-#include "ui/main_window.h"
-#include "ui/prometheus_dialog.h"
-#include "ui/secret_store.h"
+#include "ui/fleet/fleet_tab.h"
+#include "ui/fleet/prometheus_dialog.h"
+#include "ui/fleet/secret_store.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -3,7 +3,7 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-#include "ui/role_summary_model.h"
+#include "ui/breakdown/role_summary_model.h"
 
 using namespace tokenscope;
 using analysis::KernelRole;

@@ -21,11 +21,11 @@
 
 #include "store/store_reader.h"
 #include "support/test_settings.h"
-#include "ui/cli_command_process.h"
-#include "ui/external_command.h"
-#include "ui/main_window.h"
-#include "ui/run_launcher_dialog.h"
-#include "ui/run_list_model.h"
+#include "ui/launcher/cli_command_process.h"
+#include "ui/launcher/external_command.h"
+#include "ui/launcher/run_launcher_dialog.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 using namespace Qt::StringLiterals;

@@ -4,7 +4,7 @@
 #include <QTest>
 
 #include "hand_run.h"
-#include "ui/run_list_model.h"
+#include "ui/shared/run_list_model.h"
 
 using namespace tokenscope;
 

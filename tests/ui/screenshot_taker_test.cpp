@@ -6,8 +6,8 @@
 
 #include "support/hand_store.h"
 #include "support/test_settings.h"
-#include "ui/main_window.h"
-#include "ui/screenshot_taker.h"
+#include "ui/window/main_window.h"
+#include "ui/window/screenshot_taker.h"
 
 using namespace tokenscope;
 

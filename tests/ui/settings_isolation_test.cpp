@@ -8,7 +8,7 @@
 #include <QTest>
 
 #include "support/test_settings.h"
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 class SettingsIsolationTest : public QObject {
     Q_OBJECT

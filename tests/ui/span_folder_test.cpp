@@ -3,7 +3,7 @@
 #include <random>
 
 #include "hand_run.h"
-#include "ui/span_folder.h"
+#include "ui/timeline/span_folder.h"
 
 using namespace tokenscope;
 

@@ -14,12 +14,12 @@
 
 #include "support/hand_store.h"
 #include "support/test_settings.h"
-#include "ui/attribution_panel.h"
-#include "ui/breakdown_plot.h"
-#include "ui/breakdown_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/step_pattern_panel.h"
+#include "ui/breakdown/attribution_panel.h"
+#include "ui/breakdown/breakdown_plot.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/breakdown/step_pattern_panel.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -18,12 +18,12 @@
 #include <QtTest>
 
 #include "store/sweep_store.h"
-#include "ui/cli_command_process.h"
-#include "ui/main_window.h"
-#include "ui/run_launcher_dialog.h"
-#include "ui/sweep_launch_form.h"
-#include "ui/sweep_point_model.h"
-#include "ui/sweep_tab.h"
+#include "ui/launcher/cli_command_process.h"
+#include "ui/launcher/run_launcher_dialog.h"
+#include "ui/launcher/sweep_launch_form.h"
+#include "ui/sweep/sweep_point_model.h"
+#include "ui/sweep/sweep_tab.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 using namespace Qt::StringLiterals;

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "store/sweep_store.h"
-#include "ui/sweep_tab.h"
+#include "ui/sweep/sweep_tab.h"
 
 using namespace tokenscope;
 

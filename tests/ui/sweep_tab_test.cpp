@@ -20,10 +20,10 @@
 
 #include "store/sweep_store.h"
 #include "support/test_settings.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/sweep_point_model.h"
-#include "ui/sweep_tab.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/sweep/sweep_point_model.h"
+#include "ui/sweep/sweep_tab.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 

@@ -13,11 +13,11 @@
 
 #include "store/store_writer.h"
 #include "support/test_settings.h"
-#include "ui/main_window.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_painter.h"
-#include "ui/timeline_tab.h"
-#include "ui/timeline_view.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_painter.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 
 using namespace tokenscope;
 using Layout = ui::TimelineLayout;

@@ -4,8 +4,8 @@
 #include <QTest>
 
 #include "hand_run.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_view.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_view.h"
 
 using namespace tokenscope;
 

@@ -2,12 +2,12 @@
 #include <QTest>
 #include <memory>
 
-#include "ui/launch_format.h"
-#include "ui/open_run.h"
-#include "ui/run_loader.h"
-#include "ui/timeline_index.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_view.h"
+#include "ui/shared/open_run.h"
+#include "ui/timeline/launch_format.h"
+#include "ui/timeline/timeline_index.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 

@@ -11,9 +11,9 @@
 #include "hand_run.h"
 #include "import/merge/merge_ranks.h"
 #include "support/rank_kineto.h"
-#include "ui/run_loader.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_view.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 using Layout = ui::TimelineLayout;

@@ -7,8 +7,8 @@
 
 #include "hand_run.h"
 #include "ui/plots/category_colors.h"
-#include "ui/timeline_layout.h"
-#include "ui/timeline_view.h"
+#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_view.h"
 
 using namespace tokenscope;
 using ui::TimelineLayout;

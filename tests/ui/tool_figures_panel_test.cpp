@@ -11,10 +11,10 @@
 
 #include "hand_run.h"
 #include "support/fixtures.h"
-#include "ui/breakdown_tab.h"
-#include "ui/run_loader.h"
-#include "ui/tool_figures_model.h"
-#include "ui/tool_figures_panel.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/breakdown/tool_figures_model.h"
+#include "ui/breakdown/tool_figures_panel.h"
+#include "ui/window/run_loader.h"
 
 using namespace tokenscope;
 

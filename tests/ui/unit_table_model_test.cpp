@@ -4,8 +4,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "ui/slow_token_model.h"
-#include "ui/verdict_rule_model.h"
+#include "ui/breakdown/slow_token_model.h"
+#include "ui/breakdown/verdict_rule_model.h"
 
 using namespace tokenscope;
 

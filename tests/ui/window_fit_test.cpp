@@ -20,12 +20,12 @@
 #include <QTextDocument>
 
 #include "support/test_settings.h"
-#include "ui/attribution_panel.h"
-#include "ui/breakdown_tab.h"
-#include "ui/compare_tab.h"
-#include "ui/main_window.h"
-#include "ui/run_list_model.h"
-#include "ui/sample_run.h"
+#include "ui/breakdown/attribution_panel.h"
+#include "ui/breakdown/breakdown_tab.h"
+#include "ui/compare/compare_tab.h"
+#include "ui/shared/run_list_model.h"
+#include "ui/window/main_window.h"
+#include "ui/window/sample_run.h"
 
 using namespace tokenscope;
 

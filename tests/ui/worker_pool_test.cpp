@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "ui/worker_pool.h"
+#include "ui/shared/worker_pool.h"
 
 using tokenscope::ui::WorkerPool;
 
