@@ -9,7 +9,7 @@
 #include <QTabWidget>
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "support/fixtures.h"
 #include "ui/breakdown/breakdown_tab.h"
 #include "ui/breakdown/tool_figures_model.h"

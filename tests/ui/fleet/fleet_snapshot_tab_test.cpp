@@ -7,7 +7,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "../fleet/snapshot_scrapes.h"
+#include "../../fleet/snapshot_scrapes.h"
 #include "fleet/fleet_spec.h"
 #include "ui/fleet/fleet_query.h"
 #include "ui/fleet/fleet_tab.h"

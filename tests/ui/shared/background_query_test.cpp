@@ -16,8 +16,8 @@
 #include <optional>
 #include <vector>
 
+#include "../hand_run.h"
 #include "analysis/heatmap.h"
-#include "hand_run.h"
 #include "support/test_settings.h"
 #include "trace/stop_token.h"
 #include "ui/breakdown/breakdown_tab.h"

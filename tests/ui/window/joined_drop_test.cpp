@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <string>
 
-#include "../joined_hand_run.h"
+#include "../../joined_hand_run.h"
+#include "../hand_run.h"
 #include "analysis/slow_tokens.h"
-#include "hand_run.h"
 #include "store/store_writer.h"
 #include "support/fixtures.h"
 #include "ui/breakdown/breakdown_tab.h"

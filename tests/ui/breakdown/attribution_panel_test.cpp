@@ -3,7 +3,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/breakdown/attribution_panel.h"
 
 using namespace tokenscope;

@@ -5,7 +5,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/breakdown/breakdown_plot.h"
 #include "ui/breakdown/breakdown_tab.h"
 #include "ui/breakdown/phase_summary_model.h"

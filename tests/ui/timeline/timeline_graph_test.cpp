@@ -3,7 +3,7 @@
 // the call. The hand-made run of hand_run.h plus a graph launch planted here.
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/timeline/timeline_layout.h"
 #include "ui/timeline/timeline_view.h"
 

@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include <QCheckBox>
+#include "../hand_run.h"
 #include "analysis/heatmap.h"
-#include "hand_run.h"
 
 #include "support/fixtures.h"
 #include "support/test_settings.h"

@@ -5,7 +5,7 @@
 #include <QTest>
 #include <QWheelEvent>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/plots/category_colors.h"
 #include "ui/timeline/timeline_layout.h"
 #include "ui/timeline/timeline_view.h"

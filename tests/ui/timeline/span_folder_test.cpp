@@ -2,7 +2,7 @@
 #include <QTest>
 #include <random>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/timeline/span_folder.h"
 
 using namespace tokenscope;

@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "support/fixtures.h"
 #include "ui/compare/compare_tab.h"
 #include "ui/compare/iteration_delta_model.h"

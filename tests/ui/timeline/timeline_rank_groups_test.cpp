@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "import/merge/merge_ranks.h"
 #include "support/rank_kineto.h"
 #include "ui/timeline/timeline_layout.h"

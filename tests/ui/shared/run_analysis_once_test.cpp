@@ -12,9 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "../hand_run.h"
 #include "analysis/coverage.h"
 #include "analysis/heatmap.h"
-#include "hand_run.h"
 #include "support/hand_store.h"
 #include "support/test_settings.h"
 #include "ui/breakdown/attribution_panel.h"

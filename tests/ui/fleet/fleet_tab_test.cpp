@@ -19,8 +19,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "../fleet/fleet_histograms.h"
-#include "../fleet/tiny_http_server.h"
+#include "../../fleet/fleet_histograms.h"
+#include "../../fleet/tiny_http_server.h"
 #include "ui/fleet/fleet_compare_view.h"
 #include "ui/fleet/fleet_query.h"
 #include "ui/fleet/fleet_tab.h"

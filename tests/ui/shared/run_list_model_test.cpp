@@ -3,7 +3,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "hand_run.h"
+#include "../hand_run.h"
 #include "ui/shared/run_list_model.h"
 
 using namespace tokenscope;

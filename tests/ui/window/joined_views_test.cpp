@@ -8,8 +8,8 @@
 #include <QTableView>
 #include <QTest>
 
-#include "../joined_hand_run.h"
-#include "hand_run.h"
+#include "../../joined_hand_run.h"
+#include "../hand_run.h"
 #include "ui/breakdown/breakdown_tab.h"
 #include "ui/breakdown/slow_token_model.h"
 #include "ui/breakdown/token_table.h"
