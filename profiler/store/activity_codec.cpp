@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "varint.h"
+
 namespace tokenscope::store::detail {
 namespace {
 
@@ -10,43 +12,6 @@ constexpr std::size_t kMaxEncoded = 4 * 10 + 5 + 5 + 2;
 constexpr std::size_t kMinEncoded = 8;  // six one-byte varints and two bytes
 constexpr std::uint8_t kKindCount = 7;
 constexpr std::uint8_t kCopyCount = 6;
-
-// Differences are taken in uint64 so any pair of int64 values round-trips, even
-// when the true difference overflows (start near 2^62, end negative).
-std::uint64_t zigzag(std::uint64_t wrapped_diff) {
-    auto x = static_cast<std::int64_t>(wrapped_diff);
-    return (wrapped_diff << 1) ^ static_cast<std::uint64_t>(x >> 63);
-}
-
-std::uint64_t unzigzag(std::uint64_t u) {
-    return (u >> 1) ^ (~(u & 1) + 1);
-}
-
-std::uint8_t* put(std::uint8_t* p, std::uint64_t v) {
-    while (v >= 0x80) {
-        *p++ = static_cast<std::uint8_t>(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = static_cast<std::uint8_t>(v);
-    return p;
-}
-
-inline bool get(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& v) {
-    if (p < end && *p < 0x80) [[likely]] {
-        v = *p++;
-        return true;
-    }
-    std::uint64_t r = 0;
-    for (int shift = 0; p < end && shift < 64; shift += 7) {
-        std::uint8_t b = *p++;
-        r |= std::uint64_t{b & 0x7fu} << shift;
-        if (b < 0x80) {
-            v = r;
-            return true;
-        }
-    }
-    return false;
-}
 
 // A float can exceed 2^64 (and be NaN); the varint slot cannot.
 std::uint64_t flops_to_varint(float flops) {
@@ -69,15 +34,15 @@ ChunkBounds encode_chunk(std::span<const trace::Activity> sorted, std::int32_t l
     std::uint32_t prev_corr = 0;
     for (const trace::Activity& a : sorted) {
         auto start = static_cast<std::uint64_t>(a.start_ns);
-        p = put(p, start - prev_start);
-        p = put(p, zigzag(static_cast<std::uint64_t>(a.end_ns) - start));
-        p = put(p, a.name);
-        p = put(p, zigzag(std::uint64_t{a.correlation} - prev_corr));
+        p = put_varint(p, start - prev_start);
+        p = put_varint(p, zigzag(static_cast<std::uint64_t>(a.end_ns) - start));
+        p = put_varint(p, a.name);
+        p = put_varint(p, zigzag(std::uint64_t{a.correlation} - prev_corr));
         *p++ = static_cast<std::uint8_t>(static_cast<unsigned>(a.kind) |
                                          (static_cast<unsigned>(a.copy) << 4));
         *p++ = static_cast<std::uint8_t>(lane_device);
-        p = put(p, a.bytes);
-        p = put(p, flops_to_varint(a.flops));
+        p = put_varint(p, a.bytes);
+        p = put_varint(p, flops_to_varint(a.flops));
         prev_start = start;
         prev_corr = a.correlation;
         if (a.end_ns > b.end_max) b.end_max = a.end_ns;
@@ -97,13 +62,13 @@ bool decode_chunk(std::span<const std::uint8_t> data, std::int64_t start_min, st
     std::uint64_t corr = 0;
     for (std::int64_t i = 0; i < count; ++i) {
         std::uint64_t dstart, dur, name, dcorr, bytes, flops;
-        if (!get(p, end, dstart) || !get(p, end, dur) || !get(p, end, name) ||
-            !get(p, end, dcorr) || end - p < 2)
+        if (!get_varint(p, end, dstart) || !get_varint(p, end, dur) || !get_varint(p, end, name) ||
+            !get_varint(p, end, dcorr) || end - p < 2)
             return false;
         std::uint8_t kind = p[0] & 0x0f;
         std::uint8_t copy = p[0] >> 4;
         p += 2;  // kind|copy, then the device byte the lane supersedes
-        if (!get(p, end, bytes) || !get(p, end, flops) || kind >= kKindCount ||
+        if (!get_varint(p, end, bytes) || !get_varint(p, end, flops) || kind >= kKindCount ||
             copy >= kCopyCount || name > 0xffffffffu)
             return false;
         start += dstart;

@@ -22,6 +22,9 @@ struct WriterOptions {
     // A commit happens at least this often while records arrive, so a killed
     // capture loses at most its last batch.
     std::chrono::milliseconds commit_interval{100};
+    // Finest timeline summary bin, 2^summary_width_log2 ns (10..40); 0 = chosen per lane
+    // from its first activities' density (about 16 a bin).
+    int summary_width_log2 = 0;
 };
 
 // Streams one run into a .tokenscope file. Not thread-safe: one writer thread owns it.

@@ -6,6 +6,7 @@
 #include "connection.h"
 #include "launch_rows.h"
 #include "store_error.h"
+#include "summary_writer.h"
 
 namespace tokenscope::store::detail {
 namespace {
@@ -220,6 +221,26 @@ ALTER TABLE step ADD COLUMN decode_key_tokens INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE step ADD COLUMN marker_end_ns INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 9 -> 10: runs larger than memory (DESIGN.md section 17). Per lane, timeline
+// summaries at levels of bins each 8 times wider than the one below, as chunks of
+// records (summary_codec.h); run.summarized = 1 once a run's are complete. The migration
+// builds them for every run of the file from its activity chunks (summary_writer.h).
+constexpr const char* kMigrate9To10 = R"sql(
+ALTER TABLE run ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE summary_chunk (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    level INTEGER NOT NULL,
+    width_log2 INTEGER NOT NULL,
+    bin_min INTEGER NOT NULL,
+    bin_max INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX summary_chunk_by_lane ON summary_chunk (run_id, lane, level, bin_min);
+)sql";
+
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
                       "') WHERE name = '" + column + "'";
@@ -250,6 +271,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate6To7);
         conn.exec(kMigrate7To8);
         conn.exec(kMigrate8To9);
+        conn.exec(kMigrate9To10);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -295,6 +317,11 @@ void migrate(const Connection& conn) {
             if (!has_step_windows(conn)) conn.exec(kMigrate8To9);
             version = 9;
         }
+        if (version == 9) {
+            if (!has_summary_tables(conn)) conn.exec(kMigrate9To10);
+            build_missing_summaries(conn);
+            version = 10;
+        }
         stamp(conn, version);
     });
 }
@@ -303,6 +330,10 @@ bool has_step_batch(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM pragma_table_info('step') WHERE "
                "name = 'decode_tokens'") > 0;
+}
+
+bool has_summary_tables(const Connection& conn) {
+    return has_column(conn, "run", "summarized");
 }
 
 bool has_step_windows(const Connection& conn) {

@@ -36,6 +36,7 @@ SqliteRunWriter::SqliteRunWriter(std::shared_ptr<Connection> conn, const trace::
       run_id_(start_run(*conn_, info, single_)),
       rows_(*conn_, run_id_),
       launches_(rows_),
+      summaries_(*conn_, run_id_, options.summary_width_log2),
       run_open_(std::move(run_open)),
       in_txn_(single_) {
     *run_open_ = true;
@@ -130,6 +131,7 @@ void SqliteRunWriter::write_chunk(std::uint16_t lane) {
     std::int32_t device = lane < lane_devices_.size() ? lane_devices_[lane] : -1;
     ChunkBounds bounds = encode_chunk(buf, device, blob_);
     rows_.chunk(lane, bounds, static_cast<std::int64_t>(buf.size()), blob_);
+    summaries_.add_chunk(lane, buf);
     buf.clear();
 }
 
@@ -197,6 +199,7 @@ void SqliteRunWriter::finish() {
     begin_batch();
     try {
         write_partial_chunks();
+        summaries_.finish();
         rows_.mark_complete();
         conn_->exec("COMMIT");
     } catch (...) {

@@ -9,13 +9,15 @@
 #include "launch_chunk_writer.h"
 #include "row_inserter.h"
 #include "run_writer.h"
+#include "summary_writer.h"
 #include "trace/string_table.h"
 
 namespace tokenscope::store::detail {
 
 // RunWriter over one SQLite connection. Activities are buffered per lane and
 // written as encoded chunks of up to kChunkSize, kernel launches as chunks of their
-// own (LaunchChunkWriter); other records go straight to prepared INSERTs inside the
+// own (LaunchChunkWriter), and each chunk feeds the run's timeline summaries
+// (SummaryWriter); other records go straight to prepared INSERTs inside the
 // open transaction.
 //
 // Streaming mode commits at least every commit_interval while records arrive,
@@ -71,6 +73,7 @@ class SqliteRunWriter final : public RunWriter {
     std::int64_t run_id_;
     RowInserter rows_;
     LaunchChunkWriter launches_;  // refers to rows_
+    SummaryWriter summaries_;     // fed every chunk as it is written
     std::shared_ptr<bool> run_open_;
 
     trace::StringTable strings_;

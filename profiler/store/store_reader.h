@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "timeline_summary.h"
 #include "trace/progress.h"
 #include "trace/run_data.h"
 
@@ -57,6 +58,17 @@ class StoreReader {
     void for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,
                        const std::function<void(const trace::Step&)>& fn) const;
 
+    // Section 17's timeline summaries (docs/file-format.md, summary_chunk): false when the
+    // run has none (a file read without migrating, a capture that did not finish).
+    bool has_summaries(std::int64_t run_id) const;
+    // A lane's summary levels, finest first; empty when the run has no summaries.
+    std::vector<SummaryLevel> summary_levels(std::int64_t run_id, std::uint16_t lane) const;
+    // The bins of one level that overlap [t0, t1), in bin order, one per bin (repeated
+    // bins expanded, partial records of one bin merged); empty without summaries. A range
+    // of more than 2^24 bins is refused (StoreError): ask a coarser level.
+    std::vector<SummaryBin> summary_bins(std::int64_t run_id, std::uint16_t lane, int level,
+                                         std::int64_t t0, std::int64_t t1) const;
+
     // FILE-wal exists and holds data: a capture is running, or was killed.
     static bool has_wal(const std::string& path);
 
@@ -79,6 +91,7 @@ class StoreReader {
     bool has_launch_rows_ = false;    // kernel_launch (schema 3 to 7)
     bool has_launch_chunks_ = false;  // launch_config and launch_chunk (schema 8)
     bool has_graphs_ = false;
+    bool has_summary_tables_ = false;  // schema 10
     std::unique_ptr<detail::Connection> conn_;
 };
 

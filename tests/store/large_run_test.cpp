@@ -19,6 +19,7 @@ namespace {
 struct Written {
     LargeRunTruth truth;
     trace::RunData run;
+    std::string path;
 };
 
 Written write(const test::TempDir& dir, const LargeRunOptions& opt) {
@@ -34,6 +35,7 @@ Written write(const test::TempDir& dir, const LargeRunOptions& opt) {
     }
     store::StoreReader reader(path);
     w.run = reader.load_run(reader.run_ids().at(0));
+    w.path = path;
     return w;
 }
 
@@ -199,6 +201,32 @@ TEST_F(LargeRun, SlowWindowKernelsAreSlowerByThePlantedFactor) {
     }
     EXPECT_EQ(in_window, truth().slow_last - truth().slow_first + 1);
     EXPECT_GT((step_ns[1] / steps[1]) / (step_ns[0] / steps[0]), 1.35);
+}
+
+// The summaries written in the same pass hold every lane's activities: at each level
+// their busy time adds up to the lane's activity time, their counts to its activities.
+TEST_F(LargeRun, SummariesAddUpToEveryLanesActivities) {
+    std::vector<std::int64_t> busy(run().lanes.size()), count(run().lanes.size());
+    std::int64_t end = 0;
+    for (const auto& a : run().activities) {
+        busy[a.lane] += a.duration_ns(), ++count[a.lane];
+        end = std::max(end, a.end_ns);
+    }
+    store::StoreReader reader(written_->path);
+    const std::int64_t id = reader.run_ids().at(0);
+    ASSERT_TRUE(reader.has_summaries(id));
+    for (std::uint16_t lane = 0; lane < run().lanes.size(); ++lane) {
+        const auto levels = reader.summary_levels(id, lane);
+        ASSERT_GE(levels.size(), 3u);
+        for (const auto& level : levels) {
+            if (level.bin_log2() < 16) continue;  // the finest ones over the whole run: big
+            std::int64_t got_busy = 0, got_count = 0;
+            for (const auto& b : reader.summary_bins(id, lane, level.level, 0, end + 1))
+                got_busy += b.busy_ns, got_count += b.count;
+            EXPECT_EQ(got_busy, busy[lane]) << run().lanes[lane].name << " level " << level.level;
+            EXPECT_EQ(got_count, count[lane]) << run().lanes[lane].name << " level " << level.level;
+        }
+    }
 }
 
 // The run follows from its seed alone.

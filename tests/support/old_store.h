@@ -60,6 +60,7 @@ inline void downgrade_store(const std::string& path, int version) {
         "DROP TABLE launch_chunk; DROP TABLE launch_config;",
         "ALTER TABLE step DROP COLUMN prefill_key_tokens; ALTER TABLE step DROP COLUMN "
         "decode_key_tokens; ALTER TABLE step DROP COLUMN marker_end_ns;",
+        "DROP TABLE summary_chunk; ALTER TABLE run DROP COLUMN summarized;",
     };
     constexpr int kNewest = static_cast<int>(sizeof kUndo / sizeof kUndo[0]);
     const auto current = query_int(path, "PRAGMA user_version");

@@ -1,0 +1,121 @@
+// StoreReader's timeline summaries (timeline_summary.h): each a single query, so each
+// reads one snapshot of a file being written.
+#include <algorithm>
+#include <string>
+
+#include "connection.h"
+#include "statement.h"
+#include "store_error.h"
+#include "store_reader.h"
+#include "summary_codec.h"
+
+namespace tokenscope::store {
+namespace {
+
+using detail::Statement;
+
+constexpr std::int64_t kMaxBins = std::int64_t{1} << 24;
+// Bins of times in int64 ns at widths of 2^10 ns or more stay well inside this.
+constexpr std::int64_t kMaxBinIndex = std::int64_t{1} << 60;
+
+// Folds `b` into `into`, two partial records of one bin.
+void merge_bin(SummaryBin& into, const SummaryBin& b) {
+    into.busy_ns += b.busy_ns;
+    into.count += b.count;
+    if (b.longest_ns > into.longest_ns) {
+        into.longest_ns = b.longest_ns;
+        into.longest_name = b.longest_name;
+    }
+    if (b.dominant_name == into.dominant_name) {
+        into.dominant_ns += b.dominant_ns;
+    } else if (b.dominant_ns > into.dominant_ns) {
+        into.dominant_name = b.dominant_name;
+        into.dominant_ns = b.dominant_ns;
+    }
+}
+
+bool valid_level(std::int64_t width_log2, std::int64_t level) {
+    return width_log2 >= 10 && width_log2 <= 40 && level >= 0 &&
+           width_log2 + kSummaryLevelShift * level <= 62;
+}
+
+}  // namespace
+
+bool StoreReader::has_summaries(std::int64_t run_id) const {
+    if (!has_summary_tables_) return false;
+    Statement st(*conn_, "SELECT summarized FROM run WHERE id = ?1");
+    st.bind_int(1, run_id);
+    return st.step() && st.int64(0) == 1;
+}
+
+std::vector<SummaryLevel> StoreReader::summary_levels(std::int64_t run_id,
+                                                      std::uint16_t lane) const {
+    std::vector<SummaryLevel> out;
+    if (!has_summaries(run_id)) return out;
+    Statement st(*conn_,
+                 "SELECT DISTINCT level, width_log2 FROM summary_chunk WHERE run_id = ?1 AND "
+                 "lane = ?2 ORDER BY level");
+    st.bind_int(1, run_id).bind_int(2, lane);
+    while (st.step()) {
+        const std::int64_t level = st.int64(0), width = st.int64(1);
+        if (!valid_level(width, level) || level != static_cast<std::int64_t>(out.size()) ||
+            (!out.empty() && out.back().width_log2 != width))
+            throw StoreError(path_, "corrupt file: summary levels of lane " + std::to_string(lane) +
+                                        " out of order");
+        out.push_back({static_cast<int>(level), static_cast<int>(width)});
+    }
+    return out;
+}
+
+std::vector<SummaryBin> StoreReader::summary_bins(std::int64_t run_id, std::uint16_t lane,
+                                                  int level, std::int64_t t0,
+                                                  std::int64_t t1) const {
+    std::vector<SummaryBin> all;
+    const auto levels = summary_levels(run_id, lane);
+    if (t1 <= t0 || level < 0 || level >= static_cast<int>(levels.size())) return all;
+    const int s = levels[static_cast<std::size_t>(level)].bin_log2();
+    const std::int64_t lo = t0 >> s, hi = (t1 - 1) >> s;
+    if (hi - lo >= kMaxBins)
+        throw StoreError(path_, "summary range of " + std::to_string(hi - lo + 1) +
+                                    " bins asked for; at most " + std::to_string(kMaxBins));
+    Statement st(*conn_,
+                 "SELECT bin_min, bin_max, count, data FROM summary_chunk WHERE run_id = ?1 AND "
+                 "lane = ?2 AND level = ?3 AND bin_min <= ?5 AND bin_max >= ?4 "
+                 "ORDER BY bin_min, id");
+    st.bind_int(1, run_id).bind_int(2, lane).bind_int(3, level).bind_int(4, lo).bind_int(5, hi);
+    std::vector<SummaryBin> records;
+    while (st.step()) {
+        const detail::SummaryChunkBounds bounds{st.int64(0), st.int64(1)};
+        records.clear();
+        if (bounds.bin_min < -kMaxBinIndex || bounds.bin_max > kMaxBinIndex ||
+            bounds.bin_min > bounds.bin_max ||
+            !detail::decode_summary_chunk(st.blob(3), bounds, st.int64(2), records))
+            throw StoreError(
+                path_, "corrupt file: malformed summary chunk of lane " + std::to_string(lane));
+        for (const SummaryBin& r : records) {
+            const std::int64_t first = std::max(r.bin, lo);
+            const std::int64_t last = std::min(r.bin + r.repeat - 1, hi);
+            if (first > last) continue;
+            if (static_cast<std::int64_t>(all.size()) + (last - first + 1) > 4 * kMaxBins)
+                throw StoreError(path_, "corrupt file: summary records of lane " +
+                                            std::to_string(lane) + " overlap without end");
+            for (std::int64_t b = first; b <= last; ++b) {
+                all.push_back(r);
+                all.back().bin = b;
+                all.back().repeat = 1;
+            }
+        }
+    }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const SummaryBin& a, const SummaryBin& b) { return a.bin < b.bin; });
+    std::vector<SummaryBin> out;
+    for (const SummaryBin& b : all) {
+        if (!out.empty() && out.back().bin == b.bin)
+            merge_bin(out.back(), b);
+        else
+            out.push_back(b);
+    }
+    return out;
+}
+
+}  // namespace tokenscope::store

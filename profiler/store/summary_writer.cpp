@@ -1,0 +1,97 @@
+#include "summary_writer.h"
+
+#include <string>
+
+#include "activity_codec.h"
+#include "connection.h"
+#include "store_error.h"
+#include "summary_codec.h"
+
+namespace tokenscope::store::detail {
+
+SummaryWriter::SummaryWriter(const Connection& conn, std::int64_t run_id, int width_log2)
+    : conn_(conn),
+      run_id_(run_id),
+      width_log2_(width_log2),
+      insert_(conn, "INSERT INTO summary_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") {}
+
+SummaryWriter::~SummaryWriter() = default;
+
+void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activity> sorted) {
+    if (sorted.empty()) return;
+    if (lane >= lanes_.size()) lanes_.resize(std::size_t{lane} + 1);
+    Lane& l = lanes_[lane];
+    if (!l.summarizer) {
+        const int width = width_log2_ > 0
+                              ? width_log2_
+                              : summary_width_log2(sorted.back().start_ns - sorted.front().start_ns,
+                                                   static_cast<std::int64_t>(sorted.size()));
+        l.summarizer =
+            std::make_unique<LaneSummarizer>(width, [this, lane](int level, const SummaryBin& b) {
+                auto& pending = lanes_[lane].pending[static_cast<std::size_t>(level)];
+                pending.push_back(b);
+                if (pending.size() >= kChunkRecords) write(lane, level);
+            });
+        l.pending.resize(static_cast<std::size_t>(l.summarizer->levels()));
+        for (auto& p : l.pending) p.reserve(kChunkRecords);
+    }
+    for (const trace::Activity& a : sorted) l.summarizer->add(a);
+}
+
+void SummaryWriter::write(std::uint16_t lane, int level) {
+    auto& pending = lanes_[lane].pending[static_cast<std::size_t>(level)];
+    if (pending.empty()) return;
+    blob_.clear();
+    const SummaryChunkBounds b = encode_summary_chunk(pending, blob_);
+    insert_.bind_int(1, run_id_).bind_int(2, lane).bind_int(3, level);
+    insert_.bind_int(4, lanes_[lane].summarizer->width_log2());
+    insert_.bind_int(5, b.bin_min).bind_int(6, b.bin_max);
+    insert_.bind_int(7, static_cast<std::int64_t>(pending.size())).bind_blob(8, blob_);
+    insert_.run();
+    pending.clear();
+}
+
+void SummaryWriter::finish() {
+    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+        if (!lanes_[lane].summarizer) continue;
+        lanes_[lane].summarizer->finish();
+        for (int level = 0; level < lanes_[lane].summarizer->levels(); ++level)
+            write(static_cast<std::uint16_t>(lane), level);
+    }
+    Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
+}
+
+void build_summaries(const Connection& conn, std::int64_t run_id) {
+    Statement(conn, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
+    SummaryWriter writer(conn, run_id);
+    // In start order per lane, as a writer would have handed them over.
+    Statement chunks(conn,
+                     "SELECT lane, start_min, count, data FROM activity_chunk WHERE run_id = ?1 "
+                     "ORDER BY lane, start_min, id");
+    chunks.bind_int(1, run_id);
+    std::vector<trace::Activity> decoded;
+    while (chunks.step()) {
+        const std::int64_t lane = chunks.int64(0);
+        if (lane < 0 || lane > 0xffff)
+            throw StoreError(conn.path(),
+                             "corrupt file: activity chunk of lane " + std::to_string(lane));
+        decoded.clear();
+        if (!decode_chunk(chunks.blob(3), chunks.int64(1), static_cast<std::uint16_t>(lane),
+                          chunks.int64(2), decoded))
+            throw StoreError(conn.path(), "corrupt file: malformed activity chunk of lane " +
+                                              std::to_string(lane));
+        writer.add_chunk(static_cast<std::uint16_t>(lane), decoded);
+    }
+    writer.finish();
+}
+
+void build_missing_summaries(const Connection& conn) {
+    std::vector<std::int64_t> runs;
+    {
+        Statement st(conn, "SELECT id FROM run WHERE summarized = 0 ORDER BY id");
+        while (st.step()) runs.push_back(st.int64(0));
+    }
+    for (std::int64_t id : runs) build_summaries(conn, id);
+}
+
+}  // namespace tokenscope::store::detail

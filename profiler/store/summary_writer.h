@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "statement.h"
+#include "timeline_summary.h"
+#include "trace/activity.h"
+
+namespace tokenscope::store::detail {
+
+class Connection;
+
+// Writes a run's timeline summaries (summary_chunk rows) as its activity chunks are
+// written: one LaneSummarizer per lane, its records buffered per level and written in
+// chunks of kChunkRecords, inside the writer's open transaction. Memory stays bounded by
+// lanes x levels x kChunkRecords whatever the run's size.
+class SummaryWriter {
+  public:
+    static constexpr std::size_t kChunkRecords = 1024;
+
+    // width_log2 0: each lane's finest width comes from its first chunk's density.
+    SummaryWriter(const Connection& conn, std::int64_t run_id, int width_log2 = 0);
+    ~SummaryWriter();
+    SummaryWriter(const SummaryWriter&) = delete;
+    SummaryWriter& operator=(const SummaryWriter&) = delete;
+
+    // One chunk of a lane's activities, sorted by start.
+    void add_chunk(std::uint16_t lane, std::span<const trace::Activity> sorted);
+    // Closes every bin, writes what is buffered and marks the run summarised.
+    void finish();
+
+  private:
+    struct Lane {
+        std::unique_ptr<LaneSummarizer> summarizer;
+        std::vector<std::vector<SummaryBin>> pending;  // per level
+    };
+    void write(std::uint16_t lane, int level);
+
+    const Connection& conn_;
+    std::int64_t run_id_;
+    int width_log2_;
+    Statement insert_;
+    std::vector<Lane> lanes_;
+    std::vector<std::uint8_t> blob_;
+};
+
+// Builds the summaries of a run from its stored activity chunks, replacing any partial
+// ones (a migration, or a run whose writer never finished). Inside the caller's write
+// transaction.
+void build_summaries(const Connection& conn, std::int64_t run_id);
+// build_summaries for every run of the file not yet summarised.
+void build_missing_summaries(const Connection& conn);
+
+}  // namespace tokenscope::store::detail
