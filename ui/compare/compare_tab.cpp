@@ -36,7 +36,10 @@
 namespace tokenscope::ui {
 namespace {
 
-const QString kSettingsGroup = QStringLiteral("compare");
+// A function, not a global QString: no static initialisation order to think about.
+QString settings_group() {
+    return QStringLiteral("compare");
+}
 
 // What the analyzer has of A and B: the diff builds no coverage and no heatmap again.
 struct Inputs {
@@ -247,9 +250,9 @@ void CompareTab::compare(const OpenRun& a, const OpenRun& b) {
     a_ = a;
     b_ = b;
     if (a_.valid() && b_.valid())
-        controls_->fitToRuns(*a_.data, *b_.data, kSettingsGroup);
+        controls_->fitToRuns(*a_.data, *b_.data, settings_group());
     else if (a_.valid())
-        controls_->fitToRun(*a_.data, kSettingsGroup);
+        controls_->fitToRun(*a_.data, settings_group());
     recompute();
 }
 
@@ -261,11 +264,11 @@ void CompareTab::swap() {
 void CompareTab::setRunList(RunListModel* runs) {
     if (run_list_) disconnect(run_list_, nullptr, this, nullptr);
     run_list_ = runs;
-    if (runs != nullptr)
-        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-            connect(runs, signal, this, &CompareTab::fillPicks);
-    if (runs != nullptr)
+    if (runs != nullptr) {
+        connect(runs, &QAbstractItemModel::rowsInserted, this, &CompareTab::fillPicks);
+        connect(runs, &QAbstractItemModel::rowsRemoved, this, &CompareTab::fillPicks);
         connect(runs, &QAbstractItemModel::modelReset, this, &CompareTab::fillPicks);
+    }
     fillPicks();
 }
 

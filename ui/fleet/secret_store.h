@@ -29,7 +29,7 @@ class SecretStore : public QObject {
 
   signals:
     void secretRead(const QString& key, const QString& secret);
-    void stateChanged(State state);
+    void stateChanged(tokenscope::ui::SecretStore::State state);
 
   private:
     void setState(State state, const QString& why = {});

@@ -20,7 +20,10 @@
 namespace tokenscope::ui {
 namespace {
 
-const QString kSettingsGroup = QStringLiteral("heatmap");
+// A function, not a global QString: no static initialisation order to think about.
+QString settings_group() {
+    return QStringLiteral("heatmap");
+}
 
 QString rows_label(analysis::HeatmapRows rows) {
     switch (rows) {
@@ -107,7 +110,7 @@ void HeatmapTab::useAnalyzer(RunAnalyzer* analyzer) {
 
 void HeatmapTab::setRun(const OpenRun& run) {
     run_ = run;
-    if (run_.valid()) controls_->fitToRun(*run_.data, kSettingsGroup);
+    if (run_.valid()) controls_->fitToRun(*run_.data, settings_group());
     recompute();
 }
 

@@ -56,8 +56,8 @@ QString shape_text(const capture::ShapeSummary& s) {
         .arg(s.heads)
         .arg(s.kv_heads)
         .arg(s.head_dim)
-        .arg(QString::fromStdString(s.dtype))
-        .arg(parameter_text(static_cast<std::int64_t>(s.parameters)));
+        .arg(QString::fromStdString(s.dtype),
+             parameter_text(static_cast<std::int64_t>(s.parameters)));
 }
 
 }  // namespace

@@ -78,8 +78,8 @@ QString FleetPlotData::cellToolTip(const fleet::FleetMatrix& m, std::size_t row,
     const auto& cell = m.map.cells[row * m.window_end_s.size() + column];
     if (!cell.p95) return text + QObject::tr("blank: no samples in this window");
     text += QObject::tr("%1 %2<br>%3 observations")
-                .arg(quantileName(m.spec.quantile), durationText(cell.p95))
-                .arg(QLocale::c().toString(m.observations_at(row, column), 'f', 0));
+                .arg(quantileName(m.spec.quantile), durationText(cell.p95),
+                     QLocale::c().toString(m.observations_at(row, column), 'f', 0));
     if (m.window_width_s(column) > 0)
         text +=
             QStringLiteral(", %1/s").arg(QLocale::c().toString(sampleRate(m, row, column), 'g', 3));

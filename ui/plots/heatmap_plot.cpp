@@ -16,8 +16,10 @@ namespace {
 constexpr int kMaxColumnLabels = 12;
 constexpr int kColumnLabelPixels = 90;  // room for one "123.456 ms" label
 constexpr int kMaxLabelChars = 48;
-constexpr int kScaleRoom = 80;                        // the colour scale, its ticks and its title
-const QString kFlagMark = QStringLiteral(" \u2691");  // ⚑
+constexpr int kScaleRoom = 80;  // the colour scale, its ticks and its title
+QString flag_mark() {
+    return QStringLiteral(" \u2691");
+}  // ⚑ (a function: no global QString)
 
 // Viridis: perceptually uniform and readable with colour-blindness; its dark
 // low end never looks like the hatched blank cells.
@@ -211,7 +213,7 @@ void HeatmapPlot::rebuild() {
                         "row's SLA (1.2 x its peak %2 in the baseline, left of the dashed "
                         "line).\n%1 and a corner mark: recalibrate (3 windows after the "
                         "baseline above 0.9 x SLA).")
-                         .arg(kFlagMark.trimmed(), data_.value_name);
+                         .arg(flag_mark().trimmed(), data_.value_name);
     fitTexts();
     replot();
 }
@@ -269,7 +271,7 @@ void HeatmapPlot::labelAxes() {
     for (std::size_t r = 0; r < data_.row_count(); ++r) {
         const bool flagged = r < data_.row_flag.size() && data_.row_flag[r].has_value();
         rows->addTick(static_cast<double>(r),
-                      shown[static_cast<int>(r)] + (flagged ? kFlagMark : QString()));
+                      shown[static_cast<int>(r)] + (flagged ? flag_mark() : QString()));
     }
     auto cols = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
     cols->clear();

@@ -29,7 +29,7 @@ FrozenColumnTable::FrozenColumnTable(QAbstractItemModel* model, QWidget* parent)
     // Sorting from either header sorts the one model; the overlay's header mirrors it.
     frozen_->horizontalHeader()->setSortIndicatorShown(true);
     connect(frozen_->horizontalHeader(), &QHeaderView::sectionClicked, this,
-            [this](int section) { horizontalHeader()->sectionClicked(section); });
+            [this](int section) { emit horizontalHeader()->sectionClicked(section); });
     connect(horizontalHeader(), &QHeaderView::sortIndicatorChanged, frozen_->horizontalHeader(),
             &QHeaderView::setSortIndicator);
 

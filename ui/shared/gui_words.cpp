@@ -55,7 +55,7 @@ QString GuiWords::fromCli(const QString& message) {
     qsizetype last = 0;
     for (auto it = flag.globalMatch(text); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
-        out += text.mid(last, m.capturedStart() - last);
+        out += QStringView(text).mid(last, m.capturedStart() - last);
         last = m.capturedEnd();
         const Control* c = control(m.captured(1));
         const QString label = c != nullptr
@@ -73,7 +73,7 @@ QString GuiWords::fromCli(const QString& message) {
             last = m.capturedStart(2) - 1;  // the separator and the word come next
         }
     }
-    out += text.mid(last);
+    out += QStringView(text).mid(last);
     return out;
 }
 

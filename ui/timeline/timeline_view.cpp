@@ -480,13 +480,13 @@ void TimelineView::clickAt(QPoint pos) {
     } else if (const int s = stepAt(pos); s >= 0) {
         const auto& st = run_.data->steps[static_cast<std::size_t>(s)];
         const QString duration = plots::TimeFormat::duration(st.duration_ns(), scene_.unit);
-        emit detailsChanged(st.is_iteration() ? iterationDetails(st, duration)
-                                              : QStringLiteral("<b>step</b> request %1, token %2 "
-                                                               "(%3)<br>duration %4")
-                                                    .arg(st.request)
-                                                    .arg(st.index)
-                                                    .arg(view_of(trace::to_string(st.phase)))
-                                                    .arg(duration));
+        emit detailsChanged(st.is_iteration()
+                                ? iterationDetails(st, duration)
+                                : QStringLiteral("<b>step</b> request %1, token %2 "
+                                                 "(%3)<br>duration %4")
+                                      .arg(st.request)
+                                      .arg(st.index)
+                                      .arg(view_of(trace::to_string(st.phase)), duration));
         selectRange(st.start_ns, st.end_ns);
     } else if (scene_.has_selection) {
         clearSelection();
@@ -504,8 +504,8 @@ QString TimelineView::iterationDetails(const trace::Step& st, const QString& dur
     text += QStringLiteral("<br>window %1").arg(duration);
     if (st.marker_end_ns > st.start_ns && st.marker_end_ns < st.end_ns)
         text += QStringLiteral(": CPU marker %1, then the GPU work it launched for %2 more")
-                    .arg(plots::TimeFormat::duration(st.marker_end_ns - st.start_ns, scene_.unit))
-                    .arg(plots::TimeFormat::duration(st.end_ns - st.marker_end_ns, scene_.unit));
+                    .arg(plots::TimeFormat::duration(st.marker_end_ns - st.start_ns, scene_.unit),
+                         plots::TimeFormat::duration(st.end_ns - st.marker_end_ns, scene_.unit));
     return text;
 }
 

@@ -8,8 +8,13 @@
 namespace tokenscope::ui {
 namespace {
 
-const QString kFilesKey = QStringLiteral("recent/files");
-const QString kDirKey = QStringLiteral("recent/dir");
+// Functions, not global QStrings: no static initialisation order to think about.
+QString files_key() {
+    return QStringLiteral("recent/files");
+}
+QString dir_key() {
+    return QStringLiteral("recent/dir");
+}
 
 }  // namespace
 
@@ -18,7 +23,7 @@ RecentFiles::RecentFiles(QMenu* menu, QObject* parent) : QObject(parent), menu_(
 }
 
 QStringList RecentFiles::files() const {
-    return QSettings().value(kFilesKey).toStringList();
+    return QSettings().value(files_key()).toStringList();
 }
 
 void RecentFiles::add(const QStringList& paths) {
@@ -29,16 +34,16 @@ void RecentFiles::add(const QStringList& paths) {
         recent.prepend(abs);
     }
     while (recent.size() > kMax) recent.removeLast();
-    QSettings().setValue(kFilesKey, recent);
+    QSettings().setValue(files_key(), recent);
     refresh();
 }
 
 QStringList RecentFiles::choose(QWidget* parent) {
     QSettings settings;
     const QStringList paths = QFileDialog::getOpenFileNames(
-        parent, tr("Open runs or traces"), settings.value(kDirKey).toString(),
+        parent, tr("Open runs or traces"), settings.value(dir_key()).toString(),
         tr("Tokenscope runs (*.tokenscope);;All files (*)"));
-    if (!paths.isEmpty()) settings.setValue(kDirKey, QFileInfo(paths.first()).absolutePath());
+    if (!paths.isEmpty()) settings.setValue(dir_key(), QFileInfo(paths.first()).absolutePath());
     return paths;
 }
 
