@@ -8,8 +8,8 @@ packages=(
     build-essential cmake ninja-build pkg-config git
     # The presets link with lld (CMakePresets.json).
     lld
-    # .ci/lint: the formatting check and the clang-tidy checks.
-    clang-format clang-tidy
+    # .ci/lint: the formatting check, the clang-tidy checks and clazy's Qt checks of ui/.
+    clang-format clang-tidy clazy
     libsqlite3-dev sqlite3 zlib1g-dev nlohmann-json3-dev libgsl-dev
     # Whole-buffer gzip inflate for traces that fit memory (import/file_source.cpp);
     # the JSON reader of profiler/json (simdjson On-Demand).
