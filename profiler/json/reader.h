@@ -1,5 +1,12 @@
 #pragma once
 
+// simdjson's parser changes its layout with SIMDJSON_THREADS_ENABLED, which its CMake
+// target defines (and -pthread implies): a file that includes this header without
+// linking tokenscope_json (a test of a reader built on it) must see the same classes
+// as the library, or their members disagree. Defined here, it always does.
+#ifndef SIMDJSON_THREADS_ENABLED
+#define SIMDJSON_THREADS_ENABLED 1
+#endif
 #include <simdjson.h>
 
 #include <cstdint>

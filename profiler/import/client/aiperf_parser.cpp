@@ -12,20 +12,19 @@ namespace tokenscope::import::client {
 namespace {
 
 // {"value": v, "unit": "ms"} in ns; nullopt when absent or in an unknown unit.
-std::optional<double> metric_scale(const nlohmann::json& metric) {
+std::optional<double> metric_scale(Value metric) {
     return ns_per_unit(text(metric, "unit"));
 }
 
-std::optional<double> metric_value(const nlohmann::json& metrics, const char* tag) {
-    const nlohmann::json* m = child(metrics, tag);
-    return m == nullptr ? std::nullopt : number(*m, "value");
+std::optional<double> metric_value(Value metrics, const char* tag) {
+    return number(child(metrics, tag), "value");
 }
 
-std::optional<std::int64_t> metric_ns(const nlohmann::json& metrics, const char* tag) {
-    const nlohmann::json* m = child(metrics, tag);
-    if (m == nullptr) return std::nullopt;
-    auto scale = metric_scale(*m);
-    auto v = number(*m, "value");
+std::optional<std::int64_t> metric_ns(Value metrics, const char* tag) {
+    const Value m = child(metrics, tag);
+    if (!m) return std::nullopt;
+    auto scale = metric_scale(m);
+    auto v = number(m, "value");
     if (!scale || !v) return std::nullopt;
     return to_ns(*v, *scale);
 }
@@ -33,41 +32,40 @@ std::optional<std::int64_t> metric_ns(const nlohmann::json& metrics, const char*
 // One AIPerf MetricRecordInfo line as a request. Emissions: start + TTFT, then
 // each inter-chunk latency added (AIPerf computes ICL from consecutive response
 // times, so they rebuild the response times exactly).
-ClientRequest aiperf_request(const nlohmann::json& rec) {
+ClientRequest aiperf_request(Value rec) {
     ClientRequest r;
-    const nlohmann::json* meta = child(rec, "metadata");
-    const nlohmann::json* metrics = child(rec, "metrics");
-    if (meta == nullptr) return r;
-    r.arrival_ns = integer_ns(*meta, "request_start_ns");
-    const nlohmann::json* error = child(rec, "error");
-    const nlohmann::json* cancelled = child(*meta, "was_cancelled");
-    bool was_cancelled = cancelled != nullptr && cancelled->is_boolean() && cancelled->get<bool>();
-    if ((error != nullptr && !error->is_null()) || was_cancelled) {
+    const Value meta = child(rec, "metadata");
+    const Value metrics = child(rec, "metrics");
+    if (!meta) return r;
+    r.arrival_ns = integer_ns(meta, "request_start_ns");
+    const Value error = child(rec, "error");
+    const Value cancelled = child(meta, "was_cancelled");
+    const bool was_cancelled = cancelled.is_bool() && cancelled.boolean();
+    if ((error && !error.is_null()) || was_cancelled) {
         r.failed = true;
-        r.error = error != nullptr && error->is_object()
-                      ? text(*error, "type") + ": " + text(*error, "message")
-                      : "cancelled";
+        r.error =
+            error.is_object() ? text(error, "type") + ": " + text(error, "message") : "cancelled";
         return r;
     }
-    if (metrics == nullptr || !r.arrival_ns) return r;
-    r.input_len = length(metric_value(*metrics, "input_sequence_length"));
-    r.output_len = length(metric_value(*metrics, "output_sequence_length"));
-    auto ttft = metric_ns(*metrics, "time_to_first_token");
+    if (!metrics || !r.arrival_ns) return r;
+    r.input_len = length(metric_value(metrics, "input_sequence_length"));
+    r.output_len = length(metric_value(metrics, "output_sequence_length"));
+    auto ttft = metric_ns(metrics, "time_to_first_token");
     if (!ttft) {
         // Not streamed: the whole answer arrives at request_end_ns.
-        if (auto end = integer_ns(*meta, "request_end_ns")) r.emissions.push_back(*end);
+        if (auto end = integer_ns(meta, "request_end_ns")) r.emissions.push_back(*end);
         return r;
     }
     auto t = add_ns(*r.arrival_ns, *ttft);
     if (!t) return r;
     r.emissions.push_back(*t);
-    const nlohmann::json* icl = child(*metrics, "inter_chunk_latency");
-    if (icl == nullptr) return r;
-    auto scale = metric_scale(*icl);
-    const nlohmann::json* values = child(*icl, "value");
-    if (!scale || values == nullptr || !values->is_array()) return r;
-    for (const auto& v : *values) {
-        auto d = number(v, "");
+    const Value icl = child(metrics, "inter_chunk_latency");
+    if (!icl) return r;
+    auto scale = metric_scale(icl);
+    const Value values = child(icl, "value");
+    if (!scale || !values.is_array()) return r;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        auto d = number(values[i], "");
         if (!d) continue;
         auto ns = to_ns(*d, *scale);
         t = ns ? add_ns(*t, *ns) : std::nullopt;
@@ -86,16 +84,22 @@ void AiperfParser::records(const trace::ProgressFn& progress) {
     FileSource source(path_);
     trace::MemoryBudget budget(path_);
     RequestBuilder builder(run_);
+    json::Tree tree;  // one for every line: its buffers are reused
     std::int64_t line_no = 0, malformed = 0, first_bad = 0, warmup = 0;
     auto line = [&](std::string_view text_line) {
         ++line_no;
         if (text_line.find_first_not_of(" \t\r") == std::string_view::npos) return;
-        nlohmann::json rec = nlohmann::json::parse(text_line, nullptr, false);
-        if (rec.is_discarded() || child(rec, "metadata") == nullptr) {
+        Value rec;
+        try {
+            rec = tree.parse_copy(text_line, {});
+        } catch (const json::SyntaxError&) {
+            // counted below, as a line without metadata
+        }
+        if (!child(rec, "metadata")) {
             if (malformed++ == 0) first_bad = line_no;
             return;
         }
-        if (text(*child(rec, "metadata"), "benchmark_phase") == "warmup") {
+        if (text(child(rec, "metadata"), "benchmark_phase") == "warmup") {
             ++warmup;
             return;
         }
@@ -150,52 +154,60 @@ namespace {
 
 // GenAI-Perf drops responses without content (the role-only first chunk of an
 // OpenAI stream, "[DONE]") before it computes TTFT and ITL; so do we.
-bool has_content(const nlohmann::json& output) {
+// `sse_tree` reads the JSON of an OpenAI stream's chunk (its buffers reused).
+bool has_content(Value output, json::Tree& sse_tree) {
     if (!output.is_object()) return true;
-    if (child(output, "text_output") != nullptr) return !text(output, "text_output").empty();
+    if (child(output, "text_output")) return !text(output, "text_output").empty();
     std::string sse = text(output, "response");
     if (sse.empty()) return false;
     if (sse.starts_with("data: ")) sse.erase(0, 6);
     while (!sse.empty() && (sse.back() == '\n' || sse.back() == ' ')) sse.pop_back();
     if (sse == "[DONE]") return false;
-    nlohmann::json data = nlohmann::json::parse(sse, nullptr, false);
-    const nlohmann::json* choices = child(data, "choices");
-    if (choices == nullptr || !choices->is_array() || choices->empty()) return !data.is_discarded();
-    const nlohmann::json& c = (*choices)[0];
-    if (const nlohmann::json* delta = child(c, "delta")) return !text(*delta, "content").empty();
+    Value data;
+    try {
+        data = sse_tree.parse_copy(sse, {});
+    } catch (const json::SyntaxError&) {
+        return false;  // not JSON: no content
+    }
+    const Value choices = child(data, "choices");
+    if (!choices.is_array() || choices.size() == 0) return true;
+    const Value c = choices[0];
+    if (const Value delta = child(c, "delta")) return !text(delta, "content").empty();
     return !text(c, "text").empty();
 }
 
-ClientRequest genai_perf_request(const nlohmann::json& req) {
+ClientRequest genai_perf_request(Value req, json::Tree& sse_tree) {
     ClientRequest r;
     r.arrival_ns = integer_ns(req, "timestamp");
-    const nlohmann::json* times = child(req, "response_timestamps");
-    const nlohmann::json* outputs = child(req, "response_outputs");
-    if (times == nullptr || !times->is_array()) return r;
-    bool filter = outputs != nullptr && outputs->is_array() && outputs->size() == times->size();
-    for (std::size_t i = 0; i < times->size(); ++i) {
-        auto ns = integer_ns((*times)[i], "");
-        if (ns && (!filter || has_content((*outputs)[i]))) r.emissions.push_back(*ns);
+    const Value times = child(req, "response_timestamps");
+    const Value outputs = child(req, "response_outputs");
+    if (!times.is_array()) return r;
+    const bool filter = outputs.is_array() && outputs.size() == times.size();
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        auto ns = integer_ns(times[i], "");
+        if (ns && (!filter || has_content(outputs[i], sse_tree))) r.emissions.push_back(*ns);
     }
     return r;
 }
 
 }  // namespace
 
-void AiperfParser::genai_perf_export(const nlohmann::json& root) {
-    const nlohmann::json* experiments = child(root, "experiments");
-    if (experiments == nullptr || !experiments->is_array())
+void AiperfParser::genai_perf_export(Value root) {
+    const Value experiments = child(root, "experiments");
+    if (!experiments.is_array())
         throw ImportError(path_, "GenAI-Perf export without an \"experiments\" array");
     RequestBuilder builder(run_);
-    for (const auto& e : *experiments) {
-        const nlohmann::json* requests = child(e, "requests");
-        if (requests == nullptr || !requests->is_array()) continue;
-        for (const auto& req : *requests) builder.add(genai_perf_request(req));
+    json::Tree sse_tree;
+    for (std::size_t e = 0; e < experiments.size(); ++e) {
+        const Value requests = child(experiments[e], "requests");
+        if (!requests.is_array()) continue;
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            builder.add(genai_perf_request(requests[i], sse_tree));
     }
     builder.finish();
-    if (experiments->size() > 1)
+    if (experiments.size() > 1)
         run_.count_diagnostic("client_experiments_merged", trace::Severity::Info,
-                              static_cast<double>(experiments->size()),
+                              static_cast<double>(experiments.size()),
                               "experiments (load levels) in the file; their requests are in one "
                               "run");
     if (builder.added() == 0) throw ImportError(path_, "GenAI-Perf export without usable requests");
@@ -231,21 +243,22 @@ void AiperfParser::figures_beside(const std::string& tool, const std::string& su
         if (stem.ends_with(ext)) stem.resize(stem.size() - ext.size());
     auto summary_path = file_beside(path_, stem + suffix);
     if (!summary_path) return;
-    nlohmann::json summary;
+    json::Tree tree;
+    Value summary;
     try {
-        summary = read_document(*summary_path, {});
+        summary = read_document(*summary_path, tree, {});
     } catch (const ImportError& e) {
         run_.count_diagnostic("tool_summary_unreadable", trace::Severity::Info, 1, e.what());
         return;
     }
     std::vector<ToolFigure> figures;
     for (const auto& m : kAiperfMetrics) {
-        const nlohmann::json* stats = child(summary, m.tag);
-        auto scale = stats ? ns_per_unit(text(*stats, "unit")) : std::nullopt;
+        const Value stats = child(summary, m.tag);
+        auto scale = stats ? ns_per_unit(text(stats, "unit")) : std::nullopt;
         if (!scale) continue;
         for (const std::string stat : {"mean", "p50", "p90", "p95", "p99"}) {
             const std::string key = stat == "mean" ? "avg" : stat;
-            auto v = number(*stats, key);
+            auto v = number(stats, key);
             if (!v) continue;
             figures.push_back({tool,
                                base_name(*summary_path),
@@ -262,15 +275,14 @@ void AiperfParser::figures_beside(const std::string& tool, const std::string& su
     }
     write_tool_figures(run_, figures);
     // The user configuration AIPerf keeps in its summary (JsonExportData.input_config).
-    const nlohmann::json* config = child(summary, "input_config");
-    const nlohmann::json* loadgen = config ? child(*config, "loadgen") : nullptr;
-    if (loadgen != nullptr) {
-        write_load(run_, "max_concurrency", number(*loadgen, "concurrency"));
-        write_load(run_, "request_rate", number(*loadgen, "request_rate"));
+    const Value loadgen = child(child(summary, "input_config"), "loadgen");
+    if (loadgen) {
+        write_load(run_, "max_concurrency", number(loadgen, "concurrency"));
+        write_load(run_, "request_rate", number(loadgen, "request_rate"));
     }
 }
 
-void AiperfParser::summary(const nlohmann::json& root) {
+void AiperfParser::summary(Value root) {
     SummaryMetrics s;
     // AIPerf's and GenAI-Perf's inter_token_latency is per request
     // (latency - TTFT) / (OSL - 1): docs/metrics.md's TPOT; inter_chunk_latency is ITL.
@@ -279,10 +291,10 @@ void AiperfParser::summary(const nlohmann::json& root) {
                                                        {"inter_chunk_latency", "itl"},
                                                        {"request_latency", "e2e"}};
     for (const auto& [tag, metric] : map) {
-        const nlohmann::json* m = child(root, tag);
-        if (m == nullptr) continue;
-        auto scale = ns_per_unit(text(*m, "unit"));
-        if (scale) s.set(metric, *m, {"avg", "std"}, *scale);
+        const Value m = child(root, tag);
+        if (!m) continue;
+        auto scale = ns_per_unit(text(m, "unit"));
+        if (scale) s.set(metric, SummaryMetrics::read(m, {"avg", "std"}), *scale);
     }
     if (s.empty())
         throw ImportError(path_,

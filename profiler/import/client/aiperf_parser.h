@@ -1,8 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "json/tree.h"
 #include "trace/progress.h"
 #include "trace/run_data.h"
 
@@ -33,9 +33,9 @@ class AiperfParser {
     // profile_export.jsonl, streamed line by line.
     void records(const trace::ProgressFn& progress);
     // perf_analyzer's profile_export.json as GenAI-Perf reads it.
-    void genai_perf_export(const nlohmann::json& root);
+    void genai_perf_export(json::Value root);
     // profile_export_aiperf.json / profile_export_genai_perf.json.
-    void summary(const nlohmann::json& root);
+    void summary(json::Value root);
 
   private:
     // The tool's summary beside the records (stem + suffix), as its own figures.

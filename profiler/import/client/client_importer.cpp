@@ -1,6 +1,7 @@
 #include "client_importer.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "aiperf_parser.h"
 #include "client_json.h"
@@ -92,7 +93,8 @@ void set_created(trace::RunData& run) {
 std::vector<trace::RunData> parse_document(const std::string& path, ClientImporter::Kind kind,
                                            trace::RunData& run, const trace::ProgressFn& progress) {
     using Kind = ClientImporter::Kind;
-    nlohmann::json root = client::read_document(path, progress);
+    json::Tree tree;
+    const json::Value root = client::read_document(path, tree, progress);
     if (kind == Kind::Guidellm) return client::GuidellmParser(path, run).report(root);
     if (kind == Kind::GenaiPerfExport) client::AiperfParser(path, run).genai_perf_export(root);
     if (kind == Kind::AiperfSummary) client::AiperfParser(path, run).summary(root);

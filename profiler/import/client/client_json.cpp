@@ -5,46 +5,69 @@
 #include <filesystem>
 #include <limits>
 
-#include "import/python_json.h"
+#include <nlohmann/json.hpp>
+
+#include "import/json_file.h"
 
 namespace tokenscope::import::client {
 
-nlohmann::json read_document(const std::string& path, const trace::ProgressFn& progress) {
-    return read_python_json(path, progress, kMaxDocumentBytes);
+Value read_document(const std::string& path, json::Tree& tree, const trace::ProgressFn& progress) {
+    return read_python_json(path, tree, progress, kMaxDocumentBytes);
 }
 
-const nlohmann::json* child(const nlohmann::json& j, std::string_view key) {
-    if (!j.is_object()) return nullptr;
-    auto it = j.find(key);
-    return it == j.end() ? nullptr : &*it;
+nlohmann::json to_nlohmann(Value v) {
+    using Kind = json::Node::Kind;
+    switch (v.kind()) {
+        case Kind::False:
+        case Kind::True:
+            return v.boolean();
+        case Kind::Int:
+            return v.int64();
+        case Kind::Uint:
+            return v.uint64();
+        case Kind::Double:
+            return v.number();
+        case Kind::String:
+            return std::string(v.string());
+        case Kind::Array: {
+            nlohmann::json a = nlohmann::json::array();
+            for (std::size_t i = 0; i < v.size(); ++i) a.push_back(to_nlohmann(v[i]));
+            return a;
+        }
+        case Kind::Object: {
+            nlohmann::json o = nlohmann::json::object();
+            for (std::size_t i = 0; i < v.size(); ++i)
+                o[std::string(v.key_at(i))] = to_nlohmann(v.value_at(i));
+            return o;
+        }
+        case Kind::Null:
+            break;
+    }
+    return nullptr;
 }
 
-std::optional<double> number(const nlohmann::json& j, std::string_view key) {
-    const nlohmann::json* v = key.empty() ? &j : child(j, key);
-    if (v == nullptr || !v->is_number()) return std::nullopt;
-    double d = v->get<double>();
+std::optional<double> number(Value j, std::string_view key) {
+    const Value v = key.empty() ? j : child(j, key);
+    if (!v.is_number()) return std::nullopt;
+    const double d = v.number();
     if (!std::isfinite(d)) return std::nullopt;
     return d;
 }
 
-std::string text(const nlohmann::json& j, std::string_view key) {
-    const nlohmann::json* v = child(j, key);
-    if (v == nullptr || v->is_null()) return {};
-    if (v->is_string()) return v->get<std::string>();
-    return v->dump();
+std::string text(Value j, std::string_view key) {
+    const Value v = child(j, key);
+    if (!v || v.is_null()) return {};
+    if (v.is_string()) return std::string(v.string());
+    return to_nlohmann(v).dump();
 }
 
-std::optional<std::int64_t> integer_ns(const nlohmann::json& j, std::string_view key) {
-    const nlohmann::json* v = key.empty() ? &j : child(j, key);
-    if (v == nullptr) return std::nullopt;
-    if (v->is_number_unsigned()) {
-        auto u = v->get<std::uint64_t>();
-        if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-            return std::nullopt;
-        return static_cast<std::int64_t>(u);
-    }
-    if (v->is_number_integer()) return v->get<std::int64_t>();
-    auto d = number(*v, "");
+std::optional<std::int64_t> integer_ns(Value j, std::string_view key) {
+    const Value v = key.empty() ? j : child(j, key);
+    // simdjson reads an integer of 2^63 or more as Uint: beyond int64, as nlohmann's
+    // unsigned past int64's limit was.
+    if (v.kind() == json::Node::Kind::Uint) return std::nullopt;
+    if (v.kind() == json::Node::Kind::Int) return v.int64();
+    auto d = number(v, "");
     return d ? to_ns(*d, 1.0) : std::nullopt;
 }
 

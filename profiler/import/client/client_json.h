@@ -1,11 +1,12 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "json/tree.h"
 #include "trace/progress.h"
 
 namespace tokenscope::import::client {
@@ -17,19 +18,30 @@ inline constexpr std::size_t kMaxDocumentBytes = std::size_t{1} << 30;
 // One JSONL record longer than this is refused (a record is one request).
 inline constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
 
-// Reads and parses the file as one JSON document; Python's NaN / Infinity
-// become null. Throws ImportError naming the file.
-nlohmann::json read_document(const std::string& path, const trace::ProgressFn& progress);
+using json::Value;
+
+// Reads and parses the file as one JSON document into `tree`; Python's NaN /
+// Infinity become null. Throws ImportError naming the file.
+Value read_document(const std::string& path, json::Tree& tree, const trace::ProgressFn& progress);
 
 // A finite number at key (or the value itself when key is empty); nullopt for
 // null, missing, non-numbers.
-std::optional<double> number(const nlohmann::json& j, std::string_view key);
-const nlohmann::json* child(const nlohmann::json& j, std::string_view key);
-std::string text(const nlohmann::json& j, std::string_view key);
+std::optional<double> number(Value j, std::string_view key);
+// The member `key` of an object; none when j is not an object or has no such member.
+inline Value child(Value j, std::string_view key) {
+    return j.find(key);
+}
+// A string member as it is, another value as JSON (compact, keys sorted); empty
+// for null or missing.
+std::string text(Value j, std::string_view key);
+
+// The value as nlohmann holds it, to write it back (a result's parameters into the
+// workload JSON) as it was always written: nlohmann's number formats, sorted keys.
+nlohmann::json to_nlohmann(Value v);
 
 // A time already in integer ns (epoch ns reach 1.8e18, beyond a double's exact
 // integers): read as an integer when the file writes one, else rounded.
-std::optional<std::int64_t> integer_ns(const nlohmann::json& j, std::string_view key);
+std::optional<std::int64_t> integer_ns(Value j, std::string_view key);
 // Seconds (or another unit) to nanoseconds; nullopt beyond int64.
 std::optional<std::int64_t> to_ns(double value, double ns_per_unit);
 // ns per unit for "ns", "us", "ms", "s"/"sec"; nullopt for others.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "client_json.h"
@@ -16,11 +17,8 @@ namespace {
 
 // A time in Unix seconds from the current layout (info.timings.KEY) or the
 // older flat one (OLD_KEY on the request itself).
-std::optional<std::int64_t> seconds_at(const nlohmann::json& req, const char* key,
-                                       const char* old_key) {
-    std::optional<double> s;
-    if (const nlohmann::json* info = child(req, "info"))
-        if (const nlohmann::json* timings = child(*info, "timings")) s = number(*timings, key);
+std::optional<std::int64_t> seconds_at(Value req, const char* key, const char* old_key) {
+    std::optional<double> s = number(child(child(req, "info"), "timings"), key);
     if (!s) s = number(req, old_key);
     return s ? to_ns(*s, 1e9) : std::nullopt;
 }
@@ -28,7 +26,7 @@ std::optional<std::int64_t> seconds_at(const nlohmann::json& req, const char* ke
 // guidellm records only the first and the last token's times; the tokens
 // between are spaced evenly, as guidellm itself does (request_stats.py,
 // iter_tokens_timings).
-ClientRequest guidellm_request(const nlohmann::json& req, bool failed) {
+ClientRequest guidellm_request(Value req, bool failed) {
     ClientRequest r;
     r.arrival_ns = seconds_at(req, "request_start", "start_time");
     r.input_len = length(number(req, "prompt_tokens"));
@@ -36,8 +34,7 @@ ClientRequest guidellm_request(const nlohmann::json& req, bool failed) {
     if (failed) {
         r.failed = true;
         r.error = text(req, "error");
-        if (const nlohmann::json* info = child(req, "info"); info && r.error.empty())
-            r.error = text(*info, "error");
+        if (r.error.empty()) r.error = text(child(req, "info"), "error");
         if (r.error.empty()) r.error = "incomplete at the end of the benchmark";
         return r;
     }
@@ -61,21 +58,20 @@ ClientRequest guidellm_request(const nlohmann::json& req, bool failed) {
 }
 
 // "constant@4.00" as guidellm names its strategies, and the load as sweep parameters.
-std::string strategy_of(const nlohmann::json& benchmark, nlohmann::json& workload) {
-    const nlohmann::json* config = child(benchmark, "config");
-    const nlohmann::json* strategy = config ? child(*config, "strategy") : nullptr;
-    if (strategy == nullptr) return {};
-    std::string type = text(*strategy, "type_");
+std::string strategy_of(Value benchmark, nlohmann::json& workload) {
+    const Value strategy = child(child(benchmark, "config"), "strategy");
+    if (!strategy) return {};
+    std::string type = text(strategy, "type_");
     workload["strategy"] = type;
     std::string label = type;
-    if (auto rate = number(*strategy, "rate")) {
+    if (auto rate = number(strategy, "rate")) {
         workload["request_rate"] = *rate;
         char buf[32];
         std::snprintf(buf, sizeof buf, "@%.2f", *rate);
         label += buf;
     }
     for (const char* key : {"streams", "max_concurrency"})
-        if (auto c = number(*strategy, key)) {
+        if (auto c = number(strategy, key)) {
             workload["max_concurrency"] = *c;
             if (std::string_view(key) == "streams") label += "@" + count_text(*c);
             break;
@@ -83,8 +79,7 @@ std::string strategy_of(const nlohmann::json& benchmark, nlohmann::json& workloa
     return label;
 }
 
-void name_benchmark(trace::RunData& run, const nlohmann::json& benchmark, std::size_t index,
-                    std::size_t count) {
+void name_benchmark(trace::RunData& run, Value benchmark, std::size_t index, std::size_t count) {
     nlohmann::json w = nlohmann::json::parse(run.info.workload_json, nullptr, false);
     if (!w.is_object()) w = nlohmann::json::object();
     w["benchmark"] = index + 1;
@@ -95,18 +90,19 @@ void name_benchmark(trace::RunData& run, const nlohmann::json& benchmark, std::s
 
 }  // namespace
 
-std::optional<trace::RunData> GuidellmParser::benchmark_run(const nlohmann::json& benchmark,
-                                                            std::size_t index, std::size_t count) {
-    const nlohmann::json* reqs = child(benchmark, "requests");
-    if (reqs == nullptr) return std::nullopt;
+std::optional<trace::RunData> GuidellmParser::benchmark_run(Value benchmark, std::size_t index,
+                                                            std::size_t count) {
+    const Value reqs = child(benchmark, "requests");
+    if (!reqs) return std::nullopt;
     trace::RunData run = base_;
     RequestBuilder builder(run);
     std::vector<GuidellmTimes> times;
     for (const char* status : {"successful", "errored", "incomplete"}) {
-        const nlohmann::json* list = child(*reqs, status);
-        if (list == nullptr || !list->is_array()) continue;
+        const Value list = child(reqs, status);
+        if (!list.is_array()) continue;
         const bool ok = std::string_view(status) == "successful";
-        for (const auto& req : *list) {
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Value req = list[i];
             GuidellmTimes t = guidellm_times(req, ok);
             const std::int64_t before = builder.added();
             builder.add(guidellm_request(req, !ok));
@@ -129,7 +125,7 @@ std::optional<trace::RunData> GuidellmParser::benchmark_run(const nlohmann::json
     return run;
 }
 
-void GuidellmParser::window_and_figures(trace::RunData& run, const nlohmann::json& benchmark,
+void GuidellmParser::window_and_figures(trace::RunData& run, Value benchmark,
                                         const std::vector<GuidellmTimes>& times) const {
     auto bounds = guidellm_bounds(benchmark);
     std::vector<GuidellmTimes> inside;
@@ -149,9 +145,7 @@ void GuidellmParser::window_and_figures(trace::RunData& run, const nlohmann::jso
     }
     write_tool_figures(run, guidellm_figures(benchmark, inside, base_name(path_)));
     // --sample-size keeps a sample of the requests: guidellm's figures are of them all.
-    const nlohmann::json* metrics = child(benchmark, "metrics");
-    const nlohmann::json* totals = metrics ? child(*metrics, "request_totals") : nullptr;
-    auto counted = totals ? number(*totals, "successful") : std::nullopt;
+    auto counted = number(child(child(benchmark, "metrics"), "request_totals"), "successful");
     if (bounds && counted && *counted != static_cast<double>(inside.size()))
         run.count_diagnostic("tool_summary_mismatch", trace::Severity::Info, 1,
                              "guidellm counts " + count_text(*counted) +
@@ -160,10 +154,10 @@ void GuidellmParser::window_and_figures(trace::RunData& run, const nlohmann::jso
                                  " (a sample, --sample-size): its figures are of them all");
 }
 
-trace::RunData GuidellmParser::statistics(const nlohmann::json& benchmarks) {
-    if (benchmarks.empty()) throw ImportError(path_, "guidellm report without benchmarks");
+trace::RunData GuidellmParser::statistics(Value benchmarks) {
+    if (benchmarks.size() == 0) throw ImportError(path_, "guidellm report without benchmarks");
     trace::RunData run = base_;
-    const nlohmann::json* metrics = child(benchmarks[0], "metrics");
+    const Value metrics = child(benchmarks[0], "metrics");
     SummaryMetrics s;
     // inter_token_latency_ms is per request (last - first) / (output - 1): TPOT.
     const std::tuple<const char*, const char*, double> map[] = {
@@ -171,9 +165,8 @@ trace::RunData GuidellmParser::statistics(const nlohmann::json& benchmarks) {
         {"inter_token_latency_ms", "tpot", 1e6},
         {"request_latency", "e2e", 1e9}};
     for (const auto& [key, metric, scale] : map) {
-        const nlohmann::json* m = metrics ? child(*metrics, key) : nullptr;
-        const nlohmann::json* ok = m ? child(*m, "successful") : nullptr;
-        if (ok) s.set(metric, *ok, {"mean", "std_dev", "percentiles"}, scale);
+        const Value ok = child(child(metrics, key), "successful");
+        if (ok) s.set(metric, SummaryMetrics::read(ok, {"mean", "std_dev", "percentiles"}), scale);
     }
     if (s.empty())
         throw ImportError(path_, "guidellm report without request samples or latency metrics");
@@ -185,15 +178,15 @@ trace::RunData GuidellmParser::statistics(const nlohmann::json& benchmarks) {
     return run;
 }
 
-std::vector<trace::RunData> GuidellmParser::report(const nlohmann::json& root) {
-    const nlohmann::json* benchmarks = child(root, "benchmarks");
-    if (benchmarks == nullptr || !benchmarks->is_array())
+std::vector<trace::RunData> GuidellmParser::report(Value root) {
+    const Value benchmarks = child(root, "benchmarks");
+    if (!benchmarks.is_array())
         throw ImportError(path_, "guidellm report without a \"benchmarks\" array");
     std::vector<trace::RunData> runs;
-    for (std::size_t i = 0; i < benchmarks->size(); ++i)
-        if (auto run = benchmark_run((*benchmarks)[i], i, benchmarks->size()))
+    for (std::size_t i = 0; i < benchmarks.size(); ++i)
+        if (auto run = benchmark_run(benchmarks[i], i, benchmarks.size()))
             runs.push_back(std::move(*run));
-    if (runs.empty()) runs.push_back(statistics(*benchmarks));
+    if (runs.empty()) runs.push_back(statistics(benchmarks));
     return runs;
 }
 

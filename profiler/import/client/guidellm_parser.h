@@ -1,11 +1,11 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "guidellm_window.h"
+#include "json/tree.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import::client {
@@ -32,15 +32,15 @@ class GuidellmParser {
     // `base`: the run every benchmark starts from (its info filled in).
     GuidellmParser(const std::string& path, const trace::RunData& base)
         : path_(path), base_(base) {}
-    std::vector<trace::RunData> report(const nlohmann::json& root);
+    std::vector<trace::RunData> report(json::Value root);
 
   private:
     // nullopt when the benchmark lists no request.
-    std::optional<trace::RunData> benchmark_run(const nlohmann::json& benchmark, std::size_t index,
+    std::optional<trace::RunData> benchmark_run(json::Value benchmark, std::size_t index,
                                                 std::size_t count);
-    void window_and_figures(trace::RunData& run, const nlohmann::json& benchmark,
+    void window_and_figures(trace::RunData& run, json::Value benchmark,
                             const std::vector<GuidellmTimes>& times) const;
-    trace::RunData statistics(const nlohmann::json& benchmarks);
+    trace::RunData statistics(json::Value benchmarks);
 
     const std::string& path_;
     const trace::RunData& base_;

@@ -6,10 +6,8 @@ namespace tokenscope::import::client {
 namespace {
 
 // info.timings.KEY of the current layout.
-std::optional<double> timing(const nlohmann::json& req, const char* key) {
-    const nlohmann::json* info = child(req, "info");
-    const nlohmann::json* timings = info ? child(*info, "timings") : nullptr;
-    return timings ? number(*timings, key) : std::nullopt;
+std::optional<double> timing(Value req, const char* key) {
+    return number(child(child(req, "info"), "timings"), key);
 }
 
 std::optional<double> either(std::optional<double> a, std::optional<double> b) {
@@ -56,7 +54,7 @@ tool_stats::Weighted guidellm_value(const GuidellmTimes& t, std::string_view met
 
 }  // namespace
 
-GuidellmTimes guidellm_times(const nlohmann::json& req, bool successful) {
+GuidellmTimes guidellm_times(Value req, bool successful) {
     GuidellmTimes t;
     t.start = timing(req, "request_start");
     t.request_end = timing(req, "request_end");
@@ -69,11 +67,11 @@ GuidellmTimes guidellm_times(const nlohmann::json& req, bool successful) {
     return t;
 }
 
-std::optional<GuidellmBounds> guidellm_bounds(const nlohmann::json& benchmark) {
-    const nlohmann::json* s = child(benchmark, "scheduler_metrics");
-    if (s == nullptr) return std::nullopt;
-    auto start = number(*s, "measure_start_time");
-    auto end = number(*s, "measure_end_time");
+std::optional<GuidellmBounds> guidellm_bounds(Value benchmark) {
+    const Value s = child(benchmark, "scheduler_metrics");
+    if (!s) return std::nullopt;
+    auto start = number(s, "measure_start_time");
+    auto end = number(s, "measure_end_time");
     // -1.0 is guidellm's "never set".
     if (!start || !end || *start == -1.0 || *end == -1.0) return std::nullopt;
     return GuidellmBounds{*start, *end};
@@ -102,23 +100,19 @@ MeasurementWindow guidellm_window(const GuidellmBounds& b,
     return w;
 }
 
-std::vector<ToolFigure> guidellm_figures(const nlohmann::json& benchmark,
+std::vector<ToolFigure> guidellm_figures(Value benchmark,
                                          const std::vector<GuidellmTimes>& inside_successful,
                                          const std::string& file) {
     std::vector<ToolFigure> out;
-    const nlohmann::json* metrics = child(benchmark, "metrics");
-    if (metrics == nullptr || !guidellm_bounds(benchmark)) return out;
+    const Value metrics = child(benchmark, "metrics");
+    if (!metrics || !guidellm_bounds(benchmark)) return out;
     for (const auto& m : kGuidellmMetrics) {
-        const nlohmann::json* d = child(*metrics, m.key);
-        const nlohmann::json* ok = d ? child(*d, "successful") : nullptr;
-        if (ok == nullptr) continue;
+        const Value ok = child(child(metrics, m.key), "successful");
+        if (!ok) continue;
         std::vector<tool_stats::Weighted> values;
         for (const auto& t : inside_successful) values.push_back(guidellm_value(t, m.metric));
         for (const std::string stat : {"mean", "p50", "p90", "p95", "p99"}) {
-            const nlohmann::json* pcts = child(*ok, "percentiles");
-            auto v = stat == "mean" ? number(*ok, "mean")
-                     : pcts         ? number(*pcts, stat)
-                                    : std::nullopt;
+            auto v = stat == "mean" ? number(ok, "mean") : number(child(ok, "percentiles"), stat);
             if (!v) continue;
             const bool same = m.mean_same && stat == "mean";
             std::string definition = m.definition;

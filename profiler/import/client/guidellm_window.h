@@ -1,11 +1,11 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "json/tree.h"
 #include "tool_figures.h"
 
 namespace tokenscope::import::client {
@@ -29,14 +29,14 @@ struct GuidellmTimes {
     bool successful = false;
     std::int64_t id = 0;  // the run's request id; 0 when the request was left out
 };
-GuidellmTimes guidellm_times(const nlohmann::json& request, bool successful);
+GuidellmTimes guidellm_times(json::Value request, bool successful);
 
 struct GuidellmBounds {
     double start = 0, end = 0;
 };
 // nullopt for reports without scheduler_metrics (guidellm before its benchmark refactor)
 // or without both bounds.
-std::optional<GuidellmBounds> guidellm_bounds(const nlohmann::json& benchmark);
+std::optional<GuidellmBounds> guidellm_bounds(json::Value benchmark);
 bool inside_window(const GuidellmTimes& t, const GuidellmBounds& b);
 
 // The requests outside: warm-up (ended before the window) and cool-down (started after).
@@ -46,7 +46,7 @@ MeasurementWindow guidellm_window(const GuidellmBounds& b,
 // guidellm's own TTFT, inter-token latency, time per output token and request latency
 // (metrics.<name>.successful: mean and percentiles) with their rules recomputed on the
 // successful requests inside the window.
-std::vector<ToolFigure> guidellm_figures(const nlohmann::json& benchmark,
+std::vector<ToolFigure> guidellm_figures(json::Value benchmark,
                                          const std::vector<GuidellmTimes>& inside_successful,
                                          const std::string& file);
 

@@ -14,13 +14,13 @@ namespace {
 // LLMPerf keeps no start times (time.monotonic() stays in the client) and no
 // per-token times: a request arrives at `arrival`, its first token TTFT later,
 // its other tokens evenly spaced up to the end-to-end latency.
-ClientRequest llmperf_request(const nlohmann::json& rec, std::int64_t arrival) {
+ClientRequest llmperf_request(Value rec, std::int64_t arrival) {
     ClientRequest r;
     r.arrival_ns = arrival;
     r.input_len = length(number(rec, "number_input_tokens"));
     r.output_len = length(number(rec, "number_output_tokens"));
-    const nlohmann::json* code = child(rec, "error_code");
-    if (code != nullptr && !code->is_null()) {
+    const Value code = child(rec, "error_code");
+    if (code && !code.is_null()) {
         r.failed = true;
         r.error = text(rec, "error_code") + " " + text(rec, "error_msg");
         return r;
@@ -49,12 +49,13 @@ ClientRequest llmperf_request(const nlohmann::json& rec, std::int64_t arrival) {
 
 }  // namespace
 
-void LlmperfParser::individual_responses(const nlohmann::json& root) {
+void LlmperfParser::individual_responses(Value root) {
     if (!root.is_array()) throw ImportError(path_, "LLMPerf individual responses are not an array");
     RequestBuilder builder(run_);
     Values values;
     std::int64_t arrival = 0, skipped = 0;
-    for (const auto& rec : root) {
+    for (std::size_t i = 0; i < root.size(); ++i) {
+        const Value rec = root[i];
         if (!rec.is_object()) {
             ++skipped;
             continue;
@@ -125,9 +126,10 @@ void LlmperfParser::figures_beside(const Values& values) {
     auto summary_path = file_beside(path_, summary_name(base_name(path_)));
     if (!summary_path) return;
     const std::string file = base_name(*summary_path);
-    nlohmann::json summary;
+    json::Tree tree;
+    Value summary;
     try {
-        summary = read_document(*summary_path, {});
+        summary = read_document(*summary_path, tree, {});
     } catch (const ImportError& e) {
         run_.count_diagnostic("tool_summary_unreadable", trace::Severity::Info, 1, e.what());
         return;
@@ -164,7 +166,7 @@ void LlmperfParser::figures_beside(const Values& values) {
                 std::to_string(values.completed) + ": the summary may be of another run");
 }
 
-void LlmperfParser::summary(const nlohmann::json& root) {
+void LlmperfParser::summary(Value root) {
     SummaryMetrics s;
     // inter_token_latency_s is LLMPerf's per-request sum of token gaps (TTFT
     // included) / output tokens, closest to TPOT.
@@ -172,13 +174,17 @@ void LlmperfParser::summary(const nlohmann::json& root) {
         {"ttft_s", "ttft"}, {"inter_token_latency_s", "tpot"}, {"end_to_end_latency_s", "e2e"}};
     for (const auto& [key, metric] : map) {
         const std::string prefix = std::string("results_") + key + "_";
-        nlohmann::json stats = nlohmann::json::object();
-        for (const char* field : {"mean", "stddev", "min", "max"})
-            if (auto v = number(root, prefix + field)) stats[field] = *v;
-        for (const char* p : {"p50", "p90", "p95", "p99"})
-            if (auto v = number(root, prefix + "quantiles_" + p)) stats[p] = *v;
-        if (auto c = number(root, "results_num_completed_requests")) stats["count"] = *c;
-        s.set(metric, stats, {"mean", "stddev"}, 1e9);
+        SummaryMetrics::Stats stats;
+        stats.mean = number(root, prefix + "mean");
+        stats.std = number(root, prefix + "stddev");
+        stats.min = number(root, prefix + "min");
+        stats.max = number(root, prefix + "max");
+        stats.p50 = number(root, prefix + "quantiles_p50");
+        stats.p90 = number(root, prefix + "quantiles_p90");
+        stats.p95 = number(root, prefix + "quantiles_p95");
+        stats.p99 = number(root, prefix + "quantiles_p99");
+        stats.count = number(root, "results_num_completed_requests");
+        s.set(metric, stats, 1e9);
     }
     if (s.empty()) throw ImportError(path_, "LLMPerf summary without latency results");
     s.write(run_, "LLMPerf",

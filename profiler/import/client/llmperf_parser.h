@@ -1,10 +1,10 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "json/tree.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import::client {
@@ -22,8 +22,8 @@ namespace tokenscope::import::client {
 class LlmperfParser {
   public:
     LlmperfParser(const std::string& path, trace::RunData& run) : path_(path), run_(run) {}
-    void individual_responses(const nlohmann::json& root);
-    void summary(const nlohmann::json& root);
+    void individual_responses(json::Value root);
+    void summary(json::Value root);
 
   private:
     // Per-request values of the successful records, by LLMPerf's key.

@@ -4,25 +4,37 @@
 
 namespace tokenscope::import::client {
 
-void SummaryMetrics::set(const std::string& metric, const nlohmann::json& stats, const Keys& keys,
-                         double ns_per_unit) {
-    if (!stats.is_object()) return;
-    const nlohmann::json* pcts = keys.percentiles ? child(stats, keys.percentiles) : &stats;
-    auto scaled = [&](const nlohmann::json* from, const char* key) -> nlohmann::json {
-        if (from == nullptr) return nullptr;
-        auto v = number(*from, key);
-        if (!v) return nullptr;
-        auto ns = to_ns(*v, ns_per_unit);
+SummaryMetrics::Stats SummaryMetrics::read(json::Value stats, const Keys& keys) {
+    Stats s;
+    if (!stats.is_object()) return s;
+    const json::Value pcts = keys.percentiles ? child(stats, keys.percentiles) : stats;
+    s.count = number(stats, keys.count);
+    s.mean = number(stats, keys.mean);
+    s.std = number(stats, keys.std);
+    s.min = number(stats, "min");
+    s.p50 = number(pcts, "p50");
+    s.p90 = number(pcts, "p90");
+    s.p95 = number(pcts, "p95");
+    s.p99 = number(pcts, "p99");
+    s.max = number(stats, "max");
+    return s;
+}
+
+void SummaryMetrics::set(const std::string& metric, const Stats& stats, double ns_per_unit) {
+    auto scaled = [&](std::optional<double> v) -> nlohmann::json {
+        auto ns = v ? to_ns(*v, ns_per_unit) : std::nullopt;
         return ns ? nlohmann::json(*ns) : nlohmann::json(nullptr);
     };
     nlohmann::json d = {{"count", nullptr}};
-    if (auto c = number(stats, keys.count); c && *c >= 0)
-        d["count"] = static_cast<std::int64_t>(*c);
-    d["mean"] = scaled(&stats, keys.mean);
-    d["std"] = scaled(&stats, keys.std);
-    d["min"] = scaled(&stats, "min");
-    for (const char* p : {"p50", "p90", "p95", "p99"}) d[p] = scaled(pcts, p);
-    d["max"] = scaled(&stats, "max");
+    if (stats.count && *stats.count >= 0) d["count"] = static_cast<std::int64_t>(*stats.count);
+    d["mean"] = scaled(stats.mean);
+    d["std"] = scaled(stats.std);
+    d["min"] = scaled(stats.min);
+    d["p50"] = scaled(stats.p50);
+    d["p90"] = scaled(stats.p90);
+    d["p95"] = scaled(stats.p95);
+    d["p99"] = scaled(stats.p99);
+    d["max"] = scaled(stats.max);
     bool any = false;
     for (const auto& [k, v] : d.items())
         if (k != "count" && !v.is_null()) any = true;

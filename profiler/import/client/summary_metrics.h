@@ -1,8 +1,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "json/tree.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import::client {
@@ -15,16 +17,22 @@ namespace tokenscope::import::client {
 // null where the tool does not write one), and a "summary_only" diagnostic.
 class SummaryMetrics {
   public:
-    // `stats` holds the tool's statistics; keys name its fields for mean, std,
-    // the percentiles and count; values are scaled by ns_per_unit.
+    // A tool's statistics of one metric, in its unit; nullopt where it has none.
+    struct Stats {
+        std::optional<double> count, mean, std, min, p50, p90, p95, p99, max;
+    };
+    // The keys of a tool's statistics object for mean, std, the percentiles and count.
     struct Keys {
         const char* mean;
         const char* std;
         const char* percentiles = nullptr;  // sub-object holding p50... (guidellm)
         const char* count = "count";
     };
-    void set(const std::string& metric, const nlohmann::json& stats, const Keys& keys,
-             double ns_per_unit);
+    // The statistics of an object `stats` as `keys` name them (min, max, p50... as is).
+    static Stats read(json::Value stats, const Keys& keys);
+
+    // Values are scaled by ns_per_unit; a metric without any value is left out.
+    void set(const std::string& metric, const Stats& stats, double ns_per_unit);
     bool empty() const { return metrics_.empty(); }
     // Writes them into run.info.workload_json (an object) and adds the diagnostic.
     void write(trace::RunData& run, const std::string& tool, const std::string& note) const;

@@ -1,5 +1,6 @@
 #include "serving_figures.h"
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "import/client/client_json.h"
@@ -37,10 +38,10 @@ std::string key_of(ServingTool tool, const ServingMetric& m, const char* stat) {
 
 }  // namespace
 
-ServingTool serving_tool(const nlohmann::json& result) {
+ServingTool serving_tool(json::Value result) {
     for (const char* key :
          {"mean_e2e_latency_ms", "total_output_tokens_retokenized", "dataset_name"})
-        if (result.contains(key)) return ServingTool::Sglang;
+        if (result.find(key)) return ServingTool::Sglang;
     return ServingTool::Vllm;
 }
 
@@ -48,8 +49,7 @@ const char* tool_name(ServingTool tool) {
     return tool == ServingTool::Vllm ? "vLLM bench serve" : "SGLang bench_serving";
 }
 
-void add_serving_figures(trace::RunData& run, const nlohmann::json& result,
-                         const std::string& file) {
+void add_serving_figures(trace::RunData& run, json::Value result, const std::string& file) {
     const ServingTool tool = serving_tool(result);
     const std::string name = tool == ServingTool::Vllm ? "vLLM" : "SGLang";
     std::vector<client::ToolFigure> figures;
@@ -73,28 +73,42 @@ void add_serving_figures(trace::RunData& run, const nlohmann::json& result,
     client::write_tool_figures(run, figures);
 }
 
-trace::RunData summary_only_run(const nlohmann::json& result) {
+trace::RunData summary_only_run(json::Value result) {
     const ServingTool tool = serving_tool(result);
     client::SummaryMetrics s;
     for (const auto& m : kServingMetrics) {
-        nlohmann::json stats = nlohmann::json::object();
-        for (const auto& [theirs, ours] : kServingStats)
-            if (auto v = client::number(result, key_of(tool, m, theirs))) stats[ours] = *v;
-        if (auto c = client::number(result, "completed")) stats["count"] = *c;
-        s.set(m.ours, stats, {"mean", "std"}, 1e6);
+        auto stat = [&](const char* theirs) {
+            return client::number(result, key_of(tool, m, theirs));
+        };
+        client::SummaryMetrics::Stats stats;
+        stats.mean = stat("mean");
+        stats.std = stat("std");
+        stats.p50 = stat("median");
+        stats.p90 = stat("p90");
+        stats.p95 = stat("p95");
+        stats.p99 = stat("p99");
+        stats.count = client::number(result, "completed");
+        s.set(m.ours, stats, 1e6);
     }
     trace::RunData run;
     run.info.source = trace::Source::Bench;
     run.info.clock = trace::ClockDomain::SourceFile;
     run.info.complete = true;
-    nlohmann::json header = {{"format", "bench"}};
-    for (const auto& [key, value] : result.items())
-        if (!value.is_array() && !value.is_object()) header[key] = value;
-    run.info.workload_json = header.dump();
+    run.info.workload_json = result_header(result);
     if (s.empty()) throw std::invalid_argument("result without latency statistics");
     s.write(run, tool_name(tool),
             "run it with --output-details for the per-request data (ttfts, itls)");
     return run;
+}
+
+std::string result_header(json::Value result) {
+    nlohmann::json header = {{"format", "bench"}};
+    for (std::size_t i = 0; i < result.size() && result.is_object(); ++i) {
+        const json::Value v = result.value_at(i);
+        if (!v.is_array() && !v.is_object())
+            header[std::string(result.key_at(i))] = client::to_nlohmann(v);
+    }
+    return header.dump();
 }
 
 }  // namespace tokenscope::import::serving

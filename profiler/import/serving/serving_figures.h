@@ -1,8 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "json/tree.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::import::serving {
@@ -14,7 +14,7 @@ namespace tokenscope::import::serving {
 // --output-file per run, with the arrays under --output-details) has keys vLLM's lacks:
 // mean_e2e_latency_ms (vLLM: mean_e2el_ms), total_output_tokens_retokenized, dataset_name.
 enum class ServingTool { Vllm, Sglang };
-ServingTool serving_tool(const nlohmann::json& result);
+ServingTool serving_tool(json::Value result);
 const char* tool_name(ServingTool tool);  // "vLLM bench serve", "SGLang bench_serving"
 
 // The summary figures the benchmark computed from the same arrays,
@@ -22,12 +22,15 @@ const char* tool_name(ServingTool tool);  // "vLLM bench serve", "SGLang bench_s
 // ours (import/client/tool_figures.h). Both tools define them as docs/metrics.md does
 // (calculate_metrics: ttfts; tpot = (latency - ttft) / (output_len - 1); itls flattened;
 // numpy mean, median, std, percentile), so a difference over 1 % is flagged.
-void add_serving_figures(trace::RunData& run, const nlohmann::json& result,
-                         const std::string& file);
+void add_serving_figures(trace::RunData& run, json::Value result, const std::string& file);
 
 // An SGLang result line without the per-request arrays (no --output-details): a run
 // without requests whose summary_metrics hold SGLang's distributions
 // (import/client/summary_metrics.h).
-trace::RunData summary_only_run(const nlohmann::json& result);
+trace::RunData summary_only_run(json::Value result);
+
+// The scalar members of a result (its parameters and summary figures) as the
+// workload JSON of its run: {"format": "bench", ...}.
+std::string result_header(json::Value result);
 
 }  // namespace tokenscope::import::serving

@@ -1,5 +1,6 @@
 #include "serving_importer.h"
 
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -33,17 +34,15 @@ bool ServingImporter::accepts(std::string_view head) const {
 namespace {
 
 // A result of a file that holds several: named after the load it was run at.
-std::string result_label(const nlohmann::json& result, std::size_t index) {
-    for (const char* key : {"request_rate", "max_concurrency"}) {
-        auto it = result.find(key);
-        if (it != result.end() && it->is_number())
-            return std::string(key) + "=" + nlohmann::json(it->get<double>()).dump();
-    }
+std::string result_label(json::Value result, std::size_t index) {
+    for (const char* key : {"request_rate", "max_concurrency"})
+        if (const json::Value v = result.find(key); v.is_number())
+            return std::string(key) + "=" + nlohmann::json(v.number()).dump();
     return "#" + std::to_string(index + 1);
 }
 
-trace::RunData result_run(const nlohmann::json& result, const std::string& file) {
-    if (!result.contains("ttfts") && serving::serving_tool(result) == serving::ServingTool::Sglang)
+trace::RunData result_run(json::Value result, const std::string& file) {
+    if (!result.find("ttfts") && serving::serving_tool(result) == serving::ServingTool::Sglang)
         return serving::summary_only_run(result);
     trace::RunData run = serving::ServingRebuilder(result).build();
     serving::add_serving_figures(run, result, file);
@@ -55,7 +54,8 @@ trace::RunData result_run(const nlohmann::json& result, const std::string& file)
 std::vector<trace::RunData> ServingImporter::import_all(const std::string& path,
                                                         const ImportOptions&,
                                                         const trace::ProgressFn& progress) const {
-    const std::vector<nlohmann::json> results = serving::read_result_documents(path, progress);
+    std::deque<json::Tree> trees;
+    const std::vector<json::Value> results = serving::read_result_documents(path, progress, trees);
     const std::string file = path.substr(path.find_last_of('/') + 1);
     std::vector<trace::RunData> runs;
     for (std::size_t i = 0; i < results.size(); ++i) {

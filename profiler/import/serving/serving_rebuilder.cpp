@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "serving_figures.h"
+
 namespace tokenscope::import::serving {
 namespace {
 
@@ -13,27 +15,23 @@ std::int64_t seconds_to_ns(double s) {
     return static_cast<std::int64_t>(std::llround(s * 1e9));
 }
 
-const nlohmann::json* element(const nlohmann::json* arr, std::size_t i) {
-    return arr != nullptr && i < arr->size() ? &(*arr)[i] : nullptr;
-}
-
 // A length beyond int32 (1e300 in a hostile file) reads as 0: a float to int
 // conversion out of range is undefined behaviour.
-std::int32_t int_at(const nlohmann::json* arr, std::size_t i) {
-    const nlohmann::json* v = element(arr, i);
-    if (v == nullptr || !v->is_number()) return 0;
-    double d = v->get<double>();
+std::int32_t int_at(json::Value arr, std::size_t i) {
+    const json::Value v = arr[i];
+    if (!v.is_number()) return 0;
+    const double d = v.number();
     constexpr double kMin = std::numeric_limits<std::int32_t>::min();
     constexpr double kMax = std::numeric_limits<std::int32_t>::max();
     return d >= kMin && d <= kMax ? static_cast<std::int32_t>(d) : 0;
 }
 
 // vLLM writes the date as local "YYYYmmdd-HHMMSS"; read as UTC, it is close enough.
-std::int64_t parse_date(const nlohmann::json& root) {
-    auto it = root.find("date");
-    if (it == root.end() || !it->is_string()) return 0;
+std::int64_t parse_date(json::Value root) {
+    const json::Value date = root.find("date");
+    if (!date.is_string()) return 0;
     std::tm tm{};
-    const std::string& text = it->get_ref<const std::string&>();
+    const std::string text(date.string());
     if (strptime(text.c_str(), "%Y%m%d-%H%M%S", &tm) == nullptr) return 0;
     // %Y takes any number of digits; past the year 2262 nanoseconds overflow
     // int64 (found by fuzzing), and such a date is as good as none.
@@ -45,29 +43,35 @@ std::int64_t parse_date(const nlohmann::json& root) {
 
 }  // namespace
 
-const nlohmann::json* ServingRebuilder::array(const char* key) const {
-    auto it = root_.find(key);
-    return it != root_.end() && it->is_array() ? &*it : nullptr;
+ServingRebuilder::ServingRebuilder(json::Value root)
+    : root_(root),
+      ttfts_(array("ttfts")),
+      itls_(array("itls")),
+      input_lens_(array("input_lens")),
+      output_lens_(array("output_lens")),
+      errors_(array("errors")) {}
+
+json::Value ServingRebuilder::array(const char* key) const {
+    const json::Value v = root_.find(key);
+    return v.is_array() ? v : json::Value();
 }
 
 std::vector<std::int64_t> ServingRebuilder::arrivals(std::size_t n, trace::RunData& run) const {
     std::vector<std::int64_t> out(n, 0);
     for (const char* key : {"start_times", "request_start_times"}) {
-        const nlohmann::json* starts = array(key);
-        if (starts == nullptr || starts->size() != n) continue;
-        bool all_numbers = std::all_of(starts->begin(), starts->end(),
-                                       [](const nlohmann::json& v) { return v.is_number(); });
-        if (!all_numbers || n == 0) continue;
+        const json::Value starts = array(key);
+        if (!starts || starts.size() != n || n == 0) continue;
+        bool all_numbers = true;
+        for (std::size_t i = 0; i < n; ++i) all_numbers = all_numbers && starts[i].is_number();
+        if (!all_numbers) continue;
         // Relative to the first start, so epoch seconds keep sub-microsecond precision.
         double origin = std::numeric_limits<double>::infinity();
-        for (const auto& v : *starts) origin = std::min(origin, v.get<double>());
-        for (std::size_t i = 0; i < n; ++i)
-            out[i] = seconds_to_ns((*starts)[i].get<double>() - origin);
+        for (std::size_t i = 0; i < n; ++i) origin = std::min(origin, starts[i].number());
+        for (std::size_t i = 0; i < n; ++i) out[i] = seconds_to_ns(starts[i].number() - origin);
         return out;
     }
     double rate = std::numeric_limits<double>::infinity();
-    if (auto it = root_.find("request_rate"); it != root_.end() && it->is_number())
-        rate = it->get<double>();
+    if (const json::Value r = root_.find("request_rate"); r.is_number()) rate = r.number();
     if (std::isfinite(rate) && rate > 0)
         for (std::size_t i = 0; i < n; ++i)
             out[i] = static_cast<std::int64_t>(std::llround(static_cast<double>(i) * 1e9 / rate));
@@ -82,28 +86,28 @@ void ServingRebuilder::add_request(std::size_t i, std::int64_t arrival, trace::R
     trace::Request r;
     r.id = static_cast<std::int64_t>(i) + 1;  // step.request 0 means "no request"
     r.arrival_ns = r.first_token_ns = r.done_ns = arrival;
-    r.input_len = int_at(array("input_lens"), i);
-    r.output_len = int_at(array("output_lens"), i);
-    const nlohmann::json* ttft = element(array("ttfts"), i);
-    const nlohmann::json* error = element(array("errors"), i);
-    bool has_error =
-        error != nullptr && error->is_string() && !error->get_ref<const std::string&>().empty();
-    bool no_ttft = ttft == nullptr || !ttft->is_number() || ttft->get<double>() <= 0.0;
-    if (has_error || (no_ttft && r.output_len == 0) || ttft == nullptr || !ttft->is_number()) {
+    r.input_len = int_at(input_lens_, i);
+    r.output_len = int_at(output_lens_, i);
+    const json::Value ttft = ttfts_[i];
+    const json::Value error = errors_[i];
+    const bool has_error = error.is_string() && !error.string().empty();
+    const bool no_ttft = !ttft.is_number() || ttft.number() <= 0.0;
+    if (has_error || (no_ttft && r.output_len == 0) || !ttft.is_number()) {
         r.failed = true;
         ++failed_;
-        if (first_error_.empty() && has_error) first_error_ = error->get<std::string>();
+        if (first_error_.empty() && has_error) first_error_ = std::string(error.string());
         run.requests.push_back(r);
         return;
     }
-    r.first_token_ns = arrival + seconds_to_ns(ttft->get<double>());
+    r.first_token_ns = arrival + seconds_to_ns(ttft.number());
     run.steps.push_back(trace::Step{r.id, 0, trace::Phase::Prefill, arrival, r.first_token_ns, 0});
     std::int64_t emitted = r.first_token_ns;
     std::int32_t index = 1;
-    if (const nlohmann::json* itls = element(array("itls"), i); itls && itls->is_array()) {
-        for (const auto& itl : *itls) {
+    if (const json::Value itls = itls_[i]; itls.is_array()) {
+        for (std::size_t k = 0; k < itls.size(); ++k) {
+            const json::Value itl = itls[k];
             if (!itl.is_number()) continue;
-            std::int64_t next = emitted + seconds_to_ns(itl.get<double>());
+            std::int64_t next = emitted + seconds_to_ns(itl.number());
             run.steps.push_back(trace::Step{r.id, index++, trace::Phase::Decode, emitted, next, 0});
             emitted = next;
         }
@@ -113,17 +117,9 @@ void ServingRebuilder::add_request(std::size_t i, std::int64_t arrival, trace::R
     run.requests.push_back(r);
 }
 
-std::string ServingRebuilder::workload_json() const {
-    nlohmann::json header = {{"format", "bench"}};
-    for (const auto& [key, value] : root_.items())
-        if (!value.is_array() && !value.is_object()) header[key] = value;
-    return header.dump();
-}
-
 trace::RunData ServingRebuilder::build() {
-    const nlohmann::json* ttfts = array("ttfts");
-    if (ttfts == nullptr) {
-        if (root_.contains("mean_ttft_ms"))
+    if (!ttfts_) {
+        if (root_.find("mean_ttft_ms"))
             throw std::invalid_argument(
                 "serving-benchmark result without per-request data (no \"ttfts\" array); save "
                 "it with --save-result --save-detailed");
@@ -133,12 +129,12 @@ trace::RunData ServingRebuilder::build() {
     run.info.source = trace::Source::Bench;
     run.info.clock = trace::ClockDomain::SourceFile;
     run.info.created_ns = parse_date(root_);
-    run.info.workload_json = workload_json();
+    run.info.workload_json = result_header(root_);
     run.info.complete = true;
-    const std::size_t n = ttfts->size();
+    const std::size_t n = ttfts_.size();
     for (const char* key : {"input_lens", "output_lens", "itls", "errors"}) {
-        const nlohmann::json* a = array(key);
-        if (a != nullptr && a->size() != n)
+        const json::Value a = array(key);
+        if (a && a.size() != n)
             run.count_diagnostic(
                 "serving_array_length_mismatch", trace::Severity::DataLoss, 1,
                 std::string("per-request arrays differ in length from ttfts: ") + key);
