@@ -151,7 +151,7 @@ class Validator {
             return true;
         }
         if (rest.size() < word.size() && word.starts_with(rest)) return end_of_data(), false;
-        return error("invalid literal"), false;
+        return error("expected '" + std::string(word) + "'"), false;
     }
 
     std::string_view t_;
