@@ -21,21 +21,31 @@ void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activit
     if (sorted.empty()) return;
     if (lane >= lanes_.size()) lanes_.resize(std::size_t{lane} + 1);
     Lane& l = lanes_[lane];
-    if (!l.summarizer) {
-        const int width = width_log2_ > 0
-                              ? width_log2_
-                              : summary_width_log2(sorted.back().start_ns - sorted.front().start_ns,
-                                                   static_cast<std::int64_t>(sorted.size()));
-        l.summarizer =
-            std::make_unique<LaneSummarizer>(width, [this, lane](int level, const SummaryBin& b) {
-                auto& pending = lanes_[lane].pending[static_cast<std::size_t>(level)];
-                pending.push_back(b);
-                if (pending.size() >= kChunkRecords) write(lane, level);
-            });
-        l.pending.resize(static_cast<std::size_t>(l.summarizer->levels()));
+    if (l.tracks.empty()) {
+        l.width_log2 = width_log2_ > 0
+                           ? width_log2_
+                           : summary_width_log2(sorted.back().start_ns - sorted.front().start_ns,
+                                                static_cast<std::int64_t>(sorted.size()));
+        track_for(l, lane, sorted.front().start_ns);
+        l.width_log2 = l.tracks.front()->width_log2();  // as the summarizer clamped it
+        l.levels = l.tracks.front()->levels();
+        l.pending.resize(static_cast<std::size_t>(l.levels));
         for (auto& p : l.pending) p.reserve(kChunkRecords);
     }
-    for (const trace::Activity& a : sorted) l.summarizer->add(a);
+    for (const trace::Activity& a : sorted) track_for(l, lane, a.start_ns).add(a);
+}
+
+LaneSummarizer& SummaryWriter::track_for(Lane& l, std::uint16_t lane, std::int64_t start_ns) {
+    for (auto& t : l.tracks)
+        if (t->accepts(start_ns)) return *t;
+    if (l.tracks.size() == kTracks) return *l.tracks.front();  // late on the first
+    l.tracks.push_back(std::make_unique<LaneSummarizer>(
+        l.width_log2, [this, lane](int level, const SummaryBin& b) {
+            auto& pending = lanes_[lane].pending[static_cast<std::size_t>(level)];
+            pending.push_back(b);
+            if (pending.size() >= kChunkRecords) write(lane, level);
+        }));
+    return *l.tracks.back();
 }
 
 void SummaryWriter::write(std::uint16_t lane, int level) {
@@ -44,7 +54,7 @@ void SummaryWriter::write(std::uint16_t lane, int level) {
     blob_.clear();
     const SummaryChunkBounds b = encode_summary_chunk(pending, blob_);
     insert_.bind_int(1, run_id_).bind_int(2, lane).bind_int(3, level);
-    insert_.bind_int(4, lanes_[lane].summarizer->width_log2());
+    insert_.bind_int(4, lanes_[lane].width_log2);
     insert_.bind_int(5, b.bin_min).bind_int(6, b.bin_max);
     insert_.bind_int(7, static_cast<std::int64_t>(pending.size())).bind_blob(8, blob_);
     insert_.run();
@@ -53,9 +63,8 @@ void SummaryWriter::write(std::uint16_t lane, int level) {
 
 void SummaryWriter::finish() {
     for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
-        if (!lanes_[lane].summarizer) continue;
-        lanes_[lane].summarizer->finish();
-        for (int level = 0; level < lanes_[lane].summarizer->levels(); ++level)
+        for (auto& t : lanes_[lane].tracks) t->finish();
+        for (int level = 0; level < lanes_[lane].levels; ++level)
             write(static_cast<std::uint16_t>(lane), level);
     }
     Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
@@ -64,10 +73,11 @@ void SummaryWriter::finish() {
 void build_summaries(const Connection& conn, std::int64_t run_id) {
     Statement(conn, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
     SummaryWriter writer(conn, run_id);
-    // In start order per lane, as a writer would have handed them over.
+    // In the order the writer wrote them, lane by lane: a last chunk of long ranges that
+    // ended late comes last, as it came (summary_writer.h).
     Statement chunks(conn,
                      "SELECT lane, start_min, count, data FROM activity_chunk WHERE run_id = ?1 "
-                     "ORDER BY lane, start_min, id");
+                     "ORDER BY lane, id");
     chunks.bind_int(1, run_id);
     std::vector<trace::Activity> decoded;
     while (chunks.step()) {

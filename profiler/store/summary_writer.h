@@ -14,12 +14,19 @@ namespace tokenscope::store::detail {
 class Connection;
 
 // Writes a run's timeline summaries (summary_chunk rows) as its activity chunks are
-// written: one LaneSummarizer per lane, its records buffered per level and written in
-// chunks of kChunkRecords, inside the writer's open transaction. Memory stays bounded by
-// lanes x levels x kChunkRecords whatever the run's size.
+// written: per lane up to kTracks LaneSummarizers, their records buffered per level and
+// written in chunks of kChunkRecords, inside the writer's open transaction. Memory stays
+// bounded by lanes x tracks x levels x kChunkRecords whatever the run's size.
+//
+// Activities of a lane mostly come in start order, but not all: long ranges arrive when
+// they end, after everything they hold, and a last partial chunk of them may span the
+// whole run. Each activity goes to the first track it is not late for, so such a stream
+// of late ranges is summarised in order on a track of its own instead of as late records
+// on every level; the reader merges the tracks' records of a bin.
 class SummaryWriter {
   public:
     static constexpr std::size_t kChunkRecords = 1024;
+    static constexpr std::size_t kTracks = 4;
 
     // width_log2 0: each lane's finest width comes from its first chunk's density.
     SummaryWriter(const Connection& conn, std::int64_t run_id, int width_log2 = 0);
@@ -34,9 +41,12 @@ class SummaryWriter {
 
   private:
     struct Lane {
-        std::unique_ptr<LaneSummarizer> summarizer;
+        int width_log2 = 0;
+        int levels = 0;
+        std::vector<std::unique_ptr<LaneSummarizer>> tracks;
         std::vector<std::vector<SummaryBin>> pending;  // per level
     };
+    LaneSummarizer& track_for(Lane& lane, std::uint16_t index, std::int64_t start_ns);
     void write(std::uint16_t lane, int level);
 
     const Connection& conn_;

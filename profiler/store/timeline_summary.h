@@ -70,6 +70,11 @@ class LaneSummarizer {
     LaneSummarizer(int width_log2, Sink sink);
 
     void add(const trace::Activity& a);
+    // False when an activity starting at `start_ns` would be late here (it starts before
+    // the open level-0 bin).
+    bool accepts(std::int64_t start_ns) const {
+        return !levels_.front().used || (start_ns >> width_log2_) >= levels_.front().bin;
+    }
     // Emits every open bin and running activity; the summarizer may be used on afterwards.
     void finish();
     int width_log2() const { return width_log2_; }

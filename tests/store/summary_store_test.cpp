@@ -145,6 +145,56 @@ TEST(SummaryStore, EveryLevelHoldsTheBinsOfItsActivities) {
     check_lane(reader, run, 1, host, false);
 }
 
+// Ranges that end last arrive last: a chunk of them spanning the whole run, written
+// between others with a marker from its very end (the capture's last), costs records of
+// its own, not a late record on every level for each activity after it.
+TEST(SummaryStore, RangesArrivingLastKeepTheSummaryCompact) {
+    TempDir dir;
+    const std::string path = dir.file("late.tokenscope");
+    auto acts = lane_activities(0, 8000, 5);
+    std::vector<trace::Activity> ranges;
+    for (int i = 0; i < 8; ++i) {
+        trace::Activity r;
+        r.start_ns = acts.front().start_ns + i;
+        r.end_ns = acts.back().end_ns + 1000 + i;
+        r.name = 10;
+        r.kind = trace::ActivityKind::Range;
+        ranges.push_back(r);
+    }
+    trace::Activity last = ranges.back();
+    last.kind = trace::ActivityKind::Marker;
+    last.start_ns = last.end_ns = acts.back().end_ns + 500;
+    ranges.push_back(last);
+    // 4096 kernels (one chunk), the ranges (flushed as a chunk of their own), the rest.
+    std::vector<trace::Activity> order(acts.begin(), acts.begin() + 4096);
+    order.insert(order.end(), ranges.begin(), ranges.end());
+    order.insert(order.end(), acts.begin() + 4096, acts.end());
+    WriterOptions opt;
+    opt.summary_width_log2 = kWidthLog2;
+    std::int64_t run = 0;
+    {
+        StoreWriter writer(path, opt);
+        auto w = writer.begin_run({});
+        w->add_lane({trace::LaneKind::GpuStream, 0, 1, 7, "stream 7"});
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            w->add_activity(order[i]);
+            if (i == 4096 + ranges.size() - 1) w->flush();
+        }
+        w->finish();
+        run = w->run_id();
+    }
+    acts.insert(acts.end(), ranges.begin(), ranges.end());
+    StoreReader reader(path);
+    check_lane(reader, run, 0, acts, false);
+    // A record per bin of each of the two tracks at most (runs of whole bins make fewer).
+    for (int level = 0; level < 12; ++level) {
+        const auto bins = expected_bins(acts, kWidthLog2 + 3 * level).size();
+        const std::int64_t records = tokenscope::test::query_int(
+            path, "SELECT sum(count) FROM summary_chunk WHERE level = " + std::to_string(level));
+        EXPECT_LE(records, static_cast<std::int64_t>(2 * bins + 4)) << "level " << level;
+    }
+}
+
 // A range asked of a level gets just the bins that overlap it.
 TEST(SummaryStore, RangeGivesTheBinsItOverlaps) {
     TempDir dir;
