@@ -1,8 +1,9 @@
 // Causal attention over the KV cache. Decode (one query per sequence, 16-bit storage):
 // a split-KV flash-decoding kernel with 16-byte loads, one block per (sequence, KV
 // head, key range) serving every query head of the KV head's group, so K and V are read
-// once per step as the plan counts. Prefill, verification and fp32: a general kernel,
-// one block per (query, head). Both split the keys flash-decoding style, publish fp32
+// once per step as the plan counts. Prefill and verification in 16-bit storage: the
+// tensor-core kernel of prefill_attention.cu. fp32 and other head sizes: a general
+// kernel, one block per (query, head). Both split the keys flash-decoding style, publish fp32
 // partial softmaxes and let the last block of a slot reduce them, in one launch.
 #include <algorithm>
 #include <cstdint>
@@ -353,6 +354,10 @@ int attention_splits(const AttentionShape& shape, DType dtype, int sm_count) {
 void launch_attention(DType dtype, const void* q, const void* k_cache, const void* v_cache,
                       void* out, const AttentionShape& shape, int splits, float* partials,
                       unsigned int* counters, cudaStream_t stream) {
+    if (prefill_attention_tensor_cores(dtype, shape.positions, shape.head_dim)) {
+        launch_prefill_attention(dtype, q, k_cache, v_cache, out, shape, stream);
+        return;
+    }
     if (decode_attention_vectorised(dtype, shape.positions, shape.heads, shape.kv_heads,
                                     shape.head_dim)) {
         dispatch_dtype(dtype, [&](auto tag) {

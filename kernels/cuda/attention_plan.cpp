@@ -23,6 +23,10 @@ bool decode_attention_vectorised(DType dtype, std::int64_t positions, std::int64
     return kv_heads > 0 && heads % kv_heads == 0 && heads / kv_heads <= kMaxDecodeGroup;
 }
 
+bool prefill_attention_tensor_cores(DType dtype, std::int64_t positions, std::int64_t head_dim) {
+    return positions > 1 && dtype != DType::Fp32 && (head_dim == 64 || head_dim == 128);
+}
+
 int decode_attention_group_slots(std::int64_t group) {
     int slots = 1;
     while (slots < group) slots *= 2;

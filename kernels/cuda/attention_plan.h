@@ -16,6 +16,27 @@ constexpr std::int64_t kMinKeysPerSplit = 128;
 constexpr int kDecodeAttentionThreads = 128;
 constexpr int kMaxDecodeGroup = 8;  // query heads per KV head one block serves
 
+// The tensor-core prefill kernel (prefill_attention.cu): blocks of kPrefillWarps warps,
+// each warp kPrefillRowsPerWarp query rows, keys in tiles of kPrefillTileKeys.
+constexpr int kPrefillWarps = 4;
+constexpr int kPrefillRowsPerWarp = 16;
+constexpr int kPrefillTileKeys = 64;
+
+// Its shared memory: K and V tiles in 16-bit storage, and per warp an fp32 scratch of
+// max(tile, head_dim) columns, P's two 16-bit parts, the fp32 output rows and a rescale
+// per row.
+constexpr int prefill_attention_shared_bytes(int head_dim) {
+    const int scratch = head_dim > kPrefillTileKeys ? head_dim : kPrefillTileKeys;
+    const int per_warp =
+        kPrefillRowsPerWarp * (scratch * 4 + 2 * kPrefillTileKeys * 2 + head_dim * 4 + 4);
+    return 2 * kPrefillTileKeys * head_dim * 2 + kPrefillWarps * per_warp;
+}
+
+// Whether prefill and verification (more than one query per sequence) run on the
+// tensor-core kernel: 16-bit storage and head_dim 64 or 128 (Llama 3.2 1B, 3.1 8B/70B).
+// Elsewhere the general kernel runs.
+bool prefill_attention_tensor_cores(DType dtype, std::int64_t positions, std::int64_t head_dim);
+
 // Key ranges each (sequence, KV head) of a decode step is split into: enough blocks for
 // about two per SM, at least kMinKeysPerSplit keys each, at most kMaxAttentionSplits.
 // `keys` is the most keys the launch may see (a CUDA graph replayed over a growing

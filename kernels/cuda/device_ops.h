@@ -78,6 +78,10 @@ void launch_rope(DType dtype, const void* qkv, void* q_out, void* k_cache, void*
 void launch_attention(DType dtype, const void* q, const void* k_cache, const void* v_cache,
                       void* out, const AttentionShape& shape, int splits, float* partials,
                       unsigned int* counters, cudaStream_t stream);
+// The prefill_attention_tensor_cores shapes of launch_attention (it calls this for them).
+void launch_prefill_attention(DType dtype, const void* q, const void* k_cache, const void* v_cache,
+                              void* out, const AttentionShape& shape, cudaStream_t stream);
+
 // What the runner passes as splits (attention_plan.h); with cached_dev set, for a launch
 // that must serve every context up to the cache's capacity.
 int attention_splits(const AttentionShape& shape, DType dtype, int sm_count);
@@ -86,9 +90,20 @@ int attention_splits(const AttentionShape& shape, DType dtype, int sm_count);
 void launch_silu_mul(DType dtype, const void* gate_up, void* out, std::int64_t tokens,
                      std::int64_t ffn, cudaStream_t stream);
 
-// Greedy: out[r * out_stride] = argmax of logits row r (first maximum).
+// Greedy argmax scratch: a vocabulary row (128256 fp32 logits for Llama 3) read by one
+// block took 57 us on an H200, so each row is split over kArgmaxChunks blocks and the
+// last block of a row reduces their candidates. partials: rows * kArgmaxChunks * 16
+// bytes; counters: one per row, zero before the first use (the kernel leaves them zero).
+constexpr int kArgmaxChunks = 32;
+struct ArgmaxScratch {
+    void* partials = nullptr;
+    unsigned int* counters = nullptr;
+};
+
+// Greedy: out[r * out_stride] = argmax of logits row r (first maximum). Without scratch,
+// one block per row.
 void launch_argmax(const float* logits, std::int64_t rows, std::int64_t vocab, std::int32_t* out,
-                   std::int64_t out_stride, cudaStream_t stream);
+                   std::int64_t out_stride, const ArgmaxScratch& scratch, cudaStream_t stream);
 
 // Top-k sampling at temperature 1: softmax over the k largest logits, one seeded draw
 // per row (sample_uniform(seed, row, iteration)). scratch: rows * k floats and ints.

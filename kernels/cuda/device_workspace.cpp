@@ -71,6 +71,8 @@ DeviceWorkspace::DeviceWorkspace(const DecodeSchedule& schedule) {
             DeviceBuffer(static_cast<std::size_t>(partial_floats) * sizeof(float), "gemv partials");
         gemv_counters = DeviceBuffer(static_cast<std::size_t>(tiles) * 4, "gemv counters");
     }
+    argmax_partials = DeviceBuffer(rows * kArgmaxChunks * 16, "argmax partials");
+    argmax_counters = DeviceBuffer(rows * 4, "argmax counters");
     if (c.strategy == Strategy::TopK) {
         topk_values = DeviceBuffer(seqs * static_cast<std::size_t>(c.top_k) * 4, "top-k values");
         topk_ids = DeviceBuffer(seqs * static_cast<std::size_t>(c.top_k) * 4, "top-k ids");

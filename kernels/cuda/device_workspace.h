@@ -41,12 +41,13 @@ class DeviceWorkspace {
     static constexpr std::size_t kStepStateBytes = 16;
 
     DeviceBuffer x, xn, qkv, q, attn, gate_up, act, head_in, logits;
-    DeviceBuffer prompt_ids, ids;                  // int32
-    DeviceBuffer attn_partials, attn_counters;     // split attention scratch
-    DeviceBuffer gemv_partials, gemv_counters;     // split-k decode GEMV scratch
-    DeviceBuffer topk_values, topk_ids, beam_lse;  // sampler scratch
-    DeviceBuffer beam_initial_scores;              // 0 for beam 0, -inf for the others
-    std::int64_t capacity = 0;                     // KV positions per sequence
+    DeviceBuffer prompt_ids, ids;                   // int32
+    DeviceBuffer attn_partials, attn_counters;      // split attention scratch
+    DeviceBuffer gemv_partials, gemv_counters;      // split-k decode GEMV scratch
+    DeviceBuffer topk_values, topk_ids, beam_lse;   // sampler scratch
+    DeviceBuffer argmax_partials, argmax_counters;  // split greedy argmax scratch
+    DeviceBuffer beam_initial_scores;               // 0 for beam 0, -inf for the others
+    std::int64_t capacity = 0;                      // KV positions per sequence
 
   private:
     void* plane(const DeviceBuffer& cache, std::int64_t index) const {

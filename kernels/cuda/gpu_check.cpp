@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "attention_check.h"
 #include "cuda_decode_runner.h"
 #include "kernels/cpu/cpu_generate.h"
 #include "kernels/decode_config.h"
@@ -65,7 +66,7 @@ std::string parse(std::span<const std::string> args, CheckOptions& o) {
 }
 
 // Every matmul path on shapes the decode of a small model never reaches (split k
-// needs k >= 512), checked exactly against a double-precision product.
+// needs k >= 512), checked against a double-precision product (matmul_check.h).
 bool check_matmuls(DType dtype, std::ostream& out) {
     bool ok = true;
     MatmulEngine engine;
@@ -75,11 +76,32 @@ bool check_matmuls(DType dtype, std::ostream& out) {
             if (e != nullptr && !e->uses_library()) continue;
             const MatmulCheck r = check_matmul(dtype, c, e);
             out << "matmul " << c.m << "x" << c.k << "x" << c.n << (c.residual ? " +residual" : "")
-                << (c.fp32_out ? " fp32 out" : "") << " (" << r.kernel
-                << "): " << (r.mismatches == 0 ? "exact" : std::to_string(r.mismatches) + " wrong")
-                << "\n";
+                << (c.fp32_out ? " fp32 out" : "") << " (" << r.kernel << "): ";
+            if (r.mismatches > 0)
+                out << r.mismatches << " wrong";
+            else if (r.rounded_twice > 0)
+                out << "within one ulp (" << r.rounded_twice
+                    << " rounded before the residual was added)";
+            else
+                out << "exact";
+            out << "\n";
             ok = ok && r.mismatches == 0;
         }
+    return ok;
+}
+
+// Every attention kernel against a double-precision softmax (attention_check.h).
+bool check_attentions(DType dtype, std::ostream& out) {
+    if (dtype == DType::Fp32) return true;  // the 16-bit kernels are what is checked
+    bool ok = true;
+    for (const AttentionCase& c : default_attention_cases()) {
+        const AttentionCheck r = check_attention(dtype, c);
+        out << "attention " << c.sequences << "x" << c.positions << " after " << c.cached
+            << " keys, " << c.heads << "/" << c.kv_heads << " heads, head_dim " << c.head_dim
+            << " (" << r.kernel << "): max error " << r.max_abs_error << " (tolerance "
+            << r.tolerance << ")" << (r.ok() ? "" : " FAIL") << "\n";
+        ok = ok && r.ok();
+    }
     return ok;
 }
 
@@ -106,7 +128,8 @@ int run_gpu_check(std::span<const std::string> args, std::ostream& out, std::ost
             << "model " << o.shape.name << " " << to_string(o.shape.dtype) << ", batch "
             << o.config.batch << ", prompt " << o.config.prompt_len << ", " << o.config.new_tokens
             << " tokens greedy" << (o.cuda_graphs ? ", decode as CUDA graphs" : "") << "\n";
-        const bool matmuls_ok = check_matmuls(o.shape.dtype, out);
+        const bool matmuls_ok =
+            check_matmuls(o.shape.dtype, out) && check_attentions(o.shape.dtype, out);
         const cpu::GenerationResult ref = cpu::cpu_generate(o.shape, o.config);
         CudaDecodeRunner runner(o.shape, o.config);
         out << "kernels: " << runner.kernels_description() << "\n";

@@ -165,33 +165,37 @@ __global__ void __launch_bounds__(kGemmThreads* kGemmThreads)
     }
 }
 
+// grid = (tokens, ceil(width / blockDim.x)): one element of the token's fused qkv row
+// per thread. 32-bit index arithmetic: with one block per token and 64-bit divisions
+// this kernel took 7 us a layer for 8 decode tokens on an H200.
 template <typename T>
 __global__ void rope_kernel(const T* qkv, T* q_out, T* k_cache, T* v_cache, AttentionShape sh,
                             const float* cos_table, const float* sin_table) {
     const i64 token = blockIdx.x;
+    const int d = static_cast<int>(sh.head_dim), half = d / 2;
+    const int q_width = static_cast<int>(sh.heads) * d,
+              kv_width = static_cast<int>(sh.kv_heads) * d;
+    const int idx = static_cast<int>(blockIdx.y * blockDim.x + threadIdx.x);
+    if (idx >= q_width + 2 * kv_width) return;
     const i64 s = token / sh.positions, j = token % sh.positions;
     const i64 pos = (sh.cached_dev != nullptr ? *sh.cached_dev : sh.cached) + j;
-    const i64 d = sh.head_dim, half = d / 2;
-    const i64 q_width = sh.heads * d, kv_width = sh.kv_heads * d;
     const T* in = qkv + token * (q_width + 2 * kv_width);
-    for (i64 idx = threadIdx.x; idx < q_width + 2 * kv_width; idx += blockDim.x) {
-        const i64 e = idx % d;
-        float v = to_float(in[idx]);
-        if (idx < q_width + kv_width) {  // q and k rotate; v passes through
-            const i64 i = e < half ? e : e - half;
-            const float c = cos_table[pos * half + i], sn = sin_table[pos * half + i];
-            v = e < half ? v * c - to_float(in[idx + half]) * sn
-                         : v * c + to_float(in[idx - half]) * sn;
-        }
-        if (idx < q_width) {
-            q_out[token * q_width + idx] = from_float<T>(v);
-            continue;
-        }
-        const bool is_k = idx < q_width + kv_width;
-        const i64 head = (idx - q_width - (is_k ? 0 : kv_width)) / d;
-        T* cache = is_k ? k_cache : v_cache;
-        cache[((s * sh.kv_heads + head) * sh.capacity + pos) * d + e] = from_float<T>(v);
+    const int e = idx % d;
+    float v = to_float(in[idx]);
+    if (idx < q_width + kv_width) {  // q and k rotate; v passes through
+        const int i = e < half ? e : e - half;
+        const float c = cos_table[pos * half + i], sn = sin_table[pos * half + i];
+        v = e < half ? v * c - to_float(in[idx + half]) * sn
+                     : v * c + to_float(in[idx - half]) * sn;
     }
+    if (idx < q_width) {
+        q_out[token * q_width + idx] = from_float<T>(v);
+        return;
+    }
+    const bool is_k = idx < q_width + kv_width;
+    const int head = (idx - q_width - (is_k ? 0 : kv_width)) / d;
+    T* cache = is_k ? k_cache : v_cache;
+    cache[((s * sh.kv_heads + head) * sh.capacity + pos) * d + e] = from_float<T>(v);
 }
 
 template <typename T>
@@ -316,10 +320,12 @@ void launch_rope(DType dtype, const void* qkv, void* q_out, void* k_cache, void*
                  cudaStream_t stream) {
     dispatch_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        rope_kernel<T>
-            <<<static_cast<unsigned>(shape.sequences * shape.positions), 256, 0, stream>>>(
-                static_cast<const T*>(qkv), static_cast<T*>(q_out), static_cast<T*>(k_cache),
-                static_cast<T*>(v_cache), shape, cos_table, sin_table);
+        const auto width = (shape.heads + 2 * shape.kv_heads) * shape.head_dim;
+        const dim3 grid(static_cast<unsigned>(shape.sequences * shape.positions),
+                        static_cast<unsigned>((width + 255) / 256));
+        rope_kernel<T><<<grid, 256, 0, stream>>>(static_cast<const T*>(qkv), static_cast<T*>(q_out),
+                                                 static_cast<T*>(k_cache), static_cast<T*>(v_cache),
+                                                 shape, cos_table, sin_table);
     });
 }
 

@@ -197,7 +197,9 @@ int PassLauncher::launch_head_kernel(const KernelSpec& k, const PassState& st) {
                             p.sequences, p.positions, p.logit_rows, s.hidden, kRmsEps, stream_);
             return 1;
         case KernelOp::Argmax:
-            launch_argmax(logits, rows, s.vocab, st.draft_out ? st.draft_out : out, 1, stream_);
+            launch_argmax(logits, rows, s.vocab, st.draft_out ? st.draft_out : out, 1,
+                          {ws_.argmax_partials.get(), ws_.argmax_counters.as<unsigned int>()},
+                          stream_);
             return 1;
         case KernelOp::TopKSample:
             launch_topk_sample(logits, rows, s.vocab, c.top_k, c.seed, st.iteration,

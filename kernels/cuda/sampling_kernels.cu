@@ -33,6 +33,46 @@ __global__ void argmax_kernel(const float* logits, i64 vocab, std::int32_t* out,
     if (threadIdx.x == 0) out[blockIdx.x * stride] = static_cast<std::int32_t>(best.idx);
 }
 
+// grid = (rows, kArgmaxChunks). Each block finds the best of its slice of the row; the
+// last block of the row to finish reduces the slices' candidates.
+__global__ void __launch_bounds__(kThreads)
+    argmax_split_kernel(const float* logits, i64 vocab, std::int32_t* out, i64 stride,
+                        Candidate* partials, unsigned int* counters) {
+    __shared__ Candidate scratch[32];
+    __shared__ bool last_block;
+    const i64 row = blockIdx.x;
+    const i64 per = (vocab + gridDim.y - 1) / gridDim.y;
+    const i64 begin = min(vocab, static_cast<i64>(blockIdx.y) * per);
+    const i64 end = min(vocab, begin + per);
+    const float* r = logits + row * vocab;
+    Candidate best{-INFINITY, -1};
+#pragma unroll 4
+    for (i64 v = begin + threadIdx.x; v < end; v += blockDim.x) {
+        const Candidate c{sanitize(r[v]), v};
+        if (better(c, best)) best = c;
+    }
+    best = block_best(best, scratch);
+    if (threadIdx.x == 0) {
+        partials[row * gridDim.y + blockIdx.y] = best;
+        __threadfence();
+        last_block = atomicAdd(&counters[row], 1u) == gridDim.y - 1u;
+    }
+    __syncthreads();
+    if (!last_block || threadIdx.x >= 32) return;
+    __threadfence();
+    const volatile Candidate* all = partials + row * gridDim.y;
+    Candidate c{-INFINITY, -1};
+    for (unsigned i = threadIdx.x; i < gridDim.y; i += 32) {
+        const Candidate o{all[i].value, all[i].idx};
+        if (better(o, c)) c = o;
+    }
+    c = warp_best(c);
+    if (threadIdx.x == 0) {
+        out[row * stride] = static_cast<std::int32_t>(c.idx);
+        counters[row] = 0;  // ready for the next launch
+    }
+}
+
 __global__ void topk_kernel(const float* logits, i64 vocab, i64 k, std::uint64_t seed,
                             i64 iteration, const std::int32_t* iteration_dev, float* values,
                             std::int32_t* ids, std::int32_t* out) {
@@ -146,7 +186,15 @@ __global__ void kv_reorder_kernel(const T* src, T* dst, const std::int32_t* pare
 }  // namespace
 
 void launch_argmax(const float* logits, std::int64_t rows, std::int64_t vocab, std::int32_t* out,
-                   std::int64_t out_stride, cudaStream_t stream) {
+                   std::int64_t out_stride, const ArgmaxScratch& scratch, cudaStream_t stream) {
+    if (scratch.partials != nullptr && scratch.counters != nullptr) {
+        static_assert(sizeof(Candidate) == 16, "ArgmaxScratch sizes partials at 16 bytes");
+        const dim3 grid(static_cast<unsigned>(rows), kArgmaxChunks);
+        argmax_split_kernel<<<grid, kThreads, 0, stream>>>(
+            logits, vocab, out, out_stride, static_cast<Candidate*>(scratch.partials),
+            scratch.counters);
+        return;
+    }
     argmax_kernel<<<static_cast<unsigned>(rows), kArgmaxThreads, 0, stream>>>(logits, vocab, out,
                                                                               out_stride);
 }

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #if defined(TOKENSCOPE_HAVE_CUDA_KERNELS)
+#include "kernels/cuda/attention_check.h"
 #include "kernels/cuda/attention_plan.h"
+#include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/model_shape.h"
 
 namespace tokenscope::kernels::cuda {
@@ -34,6 +36,32 @@ TEST(CudaAttentionPlan, TheVectorisedKernelTakesDecodeOf16BitGroupedHeads) {
     EXPECT_FALSE(decode_attention_vectorised(DType::Bf16, 1, 32, 8, 96));   // 12 lanes a key
     EXPECT_FALSE(decode_attention_vectorised(DType::Bf16, 1, 32, 2, 128));  // 16 heads a group
     EXPECT_FALSE(decode_attention_vectorised(DType::Bf16, 1, 32, 8, 20));
+}
+
+TEST(CudaAttentionPlan, PrefillOf16BitHeadsOf64Or128RunsOnTensorCores) {
+    EXPECT_TRUE(prefill_attention_tensor_cores(DType::Bf16, 512, 64));   // llama-1b
+    EXPECT_TRUE(prefill_attention_tensor_cores(DType::Bf16, 512, 128));  // llama-8b
+    EXPECT_TRUE(prefill_attention_tensor_cores(DType::Fp16, 5, 64));     // verification
+    EXPECT_FALSE(prefill_attention_tensor_cores(DType::Bf16, 1, 64));    // decode
+    EXPECT_FALSE(prefill_attention_tensor_cores(DType::Fp32, 512, 64));
+    EXPECT_FALSE(prefill_attention_tensor_cores(DType::Bf16, 512, 96));
+    // K and V tiles of 64 keys (2 x 64 x d x 2 bytes) and per warp 16 rows of an fp32
+    // scratch of max(64, d) columns, P in two parts (2 x 64 x 2 bytes), fp32 output
+    // (d x 4) and a factor.
+    EXPECT_EQ(prefill_attention_shared_bytes(64), 16384 + 4 * 16 * (256 + 256 + 256 + 4));
+    EXPECT_EQ(prefill_attention_shared_bytes(128), 32768 + 4 * 16 * (512 + 256 + 512 + 4));
+    EXPECT_LE(prefill_attention_shared_bytes(128), 160 * 1024);  // fits an A100's 163 KiB
+}
+
+TEST(CudaAttentionPlan, EveryKernelMatchesADoubleSoftmaxOnTheGpu) {
+    if (CudaDecodeRunner::device_count() == 0) GTEST_SKIP() << "no GPU";
+    for (DType dtype : {DType::Bf16, DType::Fp16})
+        for (const AttentionCase& c : default_attention_cases()) {
+            const AttentionCheck r = check_attention(dtype, c);
+            EXPECT_TRUE(r.ok()) << to_string(dtype) << " " << c.positions << " queries after "
+                                << c.cached << " (" << r.kernel << "): max error "
+                                << r.max_abs_error << ", tolerance " << r.tolerance;
+        }
 }
 
 TEST(CudaAttentionPlan, GroupsRoundUpToAPowerOfTwoAndSharedMemoryStaysUnder48KiB) {
