@@ -19,6 +19,20 @@ std::string strip_api_version(const std::string& name) {
 
 }  // namespace
 
+std::string anonymous_namespace_spelling(std::string name) {
+    static const std::string kNsys = "<unnamed>::", kCupti = "(anonymous namespace)::";
+    for (auto at = name.find(kNsys); at != std::string::npos; at = name.find(kNsys, at)) {
+        // Only a whole scope: "a::<unnamed>::" or a leading "<unnamed>::".
+        if (at == 0 || (at >= 2 && name.compare(at - 2, 2, "::") == 0)) {
+            name.replace(at, kNsys.size(), kCupti);
+            at += kCupti.size();
+        } else {
+            at += kNsys.size();
+        }
+    }
+    return name;
+}
+
 NsysStrings::NsysStrings(const NsysDatabase& db, trace::StringTable& table) : table_(table) {
     if (!db.has_table("StringIds")) return;
     db.for_each_row("SELECT id, value FROM StringIds", [this](sqlite3_stmt* s) {
@@ -28,7 +42,7 @@ NsysStrings::NsysStrings(const NsysDatabase& db, trace::StringTable& table) : ta
         auto i = static_cast<std::size_t>(id);
         if (text_.size() <= i) text_.resize(i + 1);
         const auto* v = sqlite3_column_text(s, 1);
-        if (v != nullptr) text_[i] = reinterpret_cast<const char*>(v);
+        if (v != nullptr) text_[i] = anonymous_namespace_spelling(reinterpret_cast<const char*>(v));
         return true;
     });
     ids_.assign(text_.size(), kUnset);

@@ -10,6 +10,12 @@ namespace tokenscope::import {
 
 class NsysDatabase;
 
+// Nsight Systems demangles an anonymous namespace as "<unnamed>", CUPTI, Kineto and
+// c++filt as "(anonymous namespace)": the export's names take the latter spelling, so
+// the same kernel traced by nsys and by CUPTI has one name (a diff of the two matched
+// none of them on an H200). Only whole scopes ("a::<unnamed>::b") change.
+std::string anonymous_namespace_spelling(std::string name);
+
 // Maps the export's StringIds to the run's StringTable lazily: a file holds
 // thousands of symbol names (callchains) that no activity refers to.
 class NsysStrings {
