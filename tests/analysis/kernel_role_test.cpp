@@ -245,6 +245,29 @@ TEST_P(RealKernelNames, HaveTheirRole) {
 
 INSTANTIATE_TEST_SUITE_P(Engines, RealKernelNames, ::testing::ValuesIn(kNamed));
 
+// The built-in decode's kernels carry their plan entries' names (kernels/kernel_spec.cpp),
+// draft model's with "draft_" before them; library helpers after a '/'.
+TEST(KernelRoles, TheBuiltInDecodesPlanNames) {
+    const std::pair<const char*, KernelRole> plan[] = {
+        {"embedding", KernelRole::Elementwise},
+        {"attn_rms_norm", KernelRole::Normalization},
+        {"qkv_proj", KernelRole::Gemm},
+        {"rope", KernelRole::Elementwise},
+        {"attention", KernelRole::Attention},
+        {"o_proj", KernelRole::Gemm},
+        {"mlp_rms_norm", KernelRole::Normalization},
+        {"mlp_gate_up", KernelRole::Gemm},
+        {"silu_mul", KernelRole::Elementwise},
+        {"mlp_down", KernelRole::Gemm},
+        {"final_rms_norm", KernelRole::Normalization},
+        {"lm_head", KernelRole::Gemm},
+        {"argmax", KernelRole::Sampling},
+        {"draft_o_proj", KernelRole::Gemm},
+        {"mlp_down/cublasLt::splitKreduce_kernel", KernelRole::Gemm}};
+    for (const auto& [name, role] : plan)
+        EXPECT_EQ(to_string(kernel_role(name)), to_string(role)) << name;
+}
+
 TEST(KernelRoles, KeysAndNamesRoundTrip) {
     for (KernelRole r : kKernelRoles) {
         EXPECT_EQ(kernel_role_from_string(to_string(r)), r);
