@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "../hand_run.h"
+#include "../settle.h"
 #include "ui/breakdown/attribution_panel.h"
 
 using namespace tokenscope;
@@ -37,7 +38,7 @@ class AttributionPanelTest : public QObject {
         panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
         panel.setRun(ui::OpenRun{});  // stops the assessment just started
         QCOMPARE(panel.verdictText(), QStringLiteral("No run open."));
-        QTest::qWait(300);  // long enough for the stopped job to end either way
+        QVERIFY(test::settle());  // the stopped job ended; whatever it sent, delivered
         QCOMPARE(ready.count(), 0);
         QCOMPARE(panel.verdictText(), QStringLiteral("No run open."));
     }
@@ -48,7 +49,7 @@ class AttributionPanelTest : public QObject {
         panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
         panel.setRun(test::open_run(test::hand_run("b"), "/x/b.tokenscope"));
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
-        QTest::qWait(300);
+        QVERIFY(test::settle());     // A's assessment, had it not been dropped, is here now
         QCOMPARE(ready.count(), 1);  // only the live run's assessment is shown
         QVERIFY(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")));
     }

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include "../hand_run.h"
+#include "../settle.h"
 #include "analysis/coverage.h"
 #include "analysis/heatmap.h"
 #include "support/hand_store.h"
@@ -25,7 +26,6 @@
 #include "ui/shared/background_query.h"
 #include "ui/shared/run_analyzer.h"
 #include "ui/shared/run_list_model.h"
-#include "ui/shared/worker_pool.h"
 #include "ui/window/main_window.h"
 
 using namespace tokenscope;
@@ -42,8 +42,7 @@ class RunAnalysisOnceTest : public QObject {
         window.openFiles({path});
         QTRY_COMPARE_WITH_TIMEOUT(breakdown.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        ui::WorkerPool::instance().waitForIdle();
-        QTest::qWait(100);  // results still queued to the GUI thread arrive
+        QVERIFY(test::settle());  // results still queued to the GUI thread arrive
         QCOMPARE(breakdown.count(), 1);
         QCOMPARE(verdict.count(), 1);
     }
@@ -97,8 +96,7 @@ class RunAnalysisOnceTest : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(diff.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 1, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        ui::WorkerPool::instance().waitForIdle();
-        QTest::qWait(100);
+        QVERIFY(test::settle());  // results still queued to the GUI thread arrive
         QCOMPARE(window.tabs()->currentWidget(), window.compareTab());
         QCOMPARE(window.compareTab()->runA().path, a);
         QCOMPARE(window.compareTab()->runB().path, b);
@@ -124,8 +122,7 @@ class RunAnalysisOnceTest : public QObject {
         QCOMPARE(window.analyzer()->run().path, b);
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 2, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(heatmap.count(), 2, 30000);
-        ui::WorkerPool::instance().waitForIdle();
-        QTest::qWait(100);
+        QVERIFY(test::settle());  // results still queued to the GUI thread arrive
         QCOMPARE(analysis::Coverage::whole_run_builds() - coverages, std::uint64_t(2));
         QCOMPARE(analysis::heatmap_builds() - heatmaps, std::uint64_t(2));
         QVERIFY(window.breakdownTab()->ready());
@@ -144,8 +141,7 @@ class RunAnalysisOnceTest : public QObject {
         QSignalSpy verdict(window.attributionPanel(), &ui::AttributionPanel::verdictReady);
         window.runListView()->setCurrentIndex(window.runList()->index(0));
         QTRY_COMPARE_WITH_TIMEOUT(verdict.count(), 1, 30000);
-        ui::WorkerPool::instance().waitForIdle();
-        QTest::qWait(100);
+        QVERIFY(test::settle());  // results still queued to the GUI thread arrive
         QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(1));
         QVERIFY(window.breakdownTab()->ready());
     }
@@ -175,8 +171,7 @@ class RunAnalysisOnceTest : public QObject {
                  qPrintable(window.breakdownTab()->verdictText()));
         QVERIFY2(window.attributionPanel()->verdictText().contains(QStringLiteral("cancelled")),
                  qPrintable(window.attributionPanel()->verdictText()));
-        ui::WorkerPool::instance().waitForIdle();
-        QTest::qWait(100);
+        QVERIFY(test::settle());  // results still queued to the GUI thread arrive
         QCOMPARE(verdict.count(), 0);
         QCOMPARE(breakdown.count(), 0);
     }
@@ -194,7 +189,7 @@ class RunAnalysisOnceTest : public QObject {
         panel.selectRange(14000, 20000);
         QVERIFY(first.stop_requested());
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
-        QTest::qWait(100);
+        QVERIFY(test::settle());
         QCOMPARE(ready.count(), 1);
         QCOMPARE(panel.attribution().start_ns, std::int64_t(14000));
         QCOMPARE(panel.attribution().assigned[std::size_t(analysis::Category::Pcie)],
