@@ -46,12 +46,22 @@ class AttributionPanelTest : public QObject {
     void theLastRunSetWins() {
         ui::AttributionPanel panel;
         QSignalSpy ready(&panel, &ui::AttributionPanel::verdictReady);
-        panel.setRun(test::open_run(test::hand_run("a"), "/x/a.tokenscope"));
+        // Two runs whose verdicts differ: A is a cost-model run, B a measured one.
+        const ui::OpenRun a =
+            test::open_run(test::hand_run("a", trace::Source::Model), "/x/a.tokenscope");
+        panel.setRun(a);
         panel.setRun(test::open_run(test::hand_run("b"), "/x/b.tokenscope"));
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() >= 1, 30000);
         QVERIFY(test::settle());     // A's assessment, had it not been dropped, is here now
         QCOMPARE(ready.count(), 1);  // only the live run's assessment is shown
-        QVERIFY(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")));
+        const QString model = QStringLiteral("Model run");
+        QVERIFY2(panel.verdictText().contains(QStringLiteral("<b>mixed</b>")) &&
+                     !panel.verdictText().contains(model),
+                 qPrintable(panel.verdictText()));
+        // A's own verdict says it is a model, so the check above tells the runs apart.
+        panel.setRun(a);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 30000);
+        QVERIFY2(panel.verdictText().contains(model), qPrintable(panel.verdictText()));
     }
 };
 
