@@ -6,17 +6,21 @@
 //     traces, whole and in slices, MB/s of JSON beside the inflate alone.
 // (3) JSON parse speed of a 50 MB Prometheus query_range answer
 //     (fleet::parse_query_range; target >= 500 MB/s).
-// (4) The serving and client result fixtures through their importers (MB/s of JSON).
+// (4) The serving and client results (the fixtures, and larger files in the tools'
+//     layouts, result_generators.h): the JSON read alone, by nlohmann (the reader
+//     before) and json::Tree (the reader now), and the whole import (MB/s of JSON).
 // Medians of 7 of this thread's CPU time (the machine is shared: wall time measures
 // the queue too). Usage: import_json_bench [FIXTURES_DIR]. Whole-process figures
 // (tokenscope-cli info against gzip -dc) come from farm-bench, beside this.
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +31,8 @@
 #include "import/file_source.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/serving/serving_importer.h"
+#include "json/tree.h"
+#include "result_generators.h"
 
 namespace {
 
@@ -119,23 +125,93 @@ void prometheus() {
                 mb / t);
 }
 
-void results(const std::string& fixtures) {
-    std::printf("\n(4) serving and client results through their importers, MB/s of JSON\n");
+// The text read as the importers read it, whole or (JSONL) line by line, into a
+// json::Tree (the reader now) or an nlohmann::json (the reader before issue 25).
+void parse_tree(const std::string& text, bool lines) {
+    static tokenscope::json::Tree tree;
+    const tokenscope::json::Tree::Options python{.python_non_finite = true};
+    if (!lines) {
+        (void)tree.parse_copy(text, python);
+        return;
+    }
+    for (std::size_t from = 0, nl; from < text.size(); from = nl + 1) {
+        nl = std::min(text.find('\n', from), text.size());
+        if (nl > from)
+            (void)tree.parse_copy(std::string_view(text).substr(from, nl - from), python);
+    }
+}
+
+void parse_nlohmann(const std::string& text, bool lines) {
+    if (!lines) {
+        const nlohmann::json doc = nlohmann::json::parse(text);
+        return;
+    }
+    for (std::size_t from = 0, nl; from < text.size(); from = nl + 1) {
+        nl = std::min(text.find('\n', from), text.size());
+        if (nl > from) {
+            const nlohmann::json doc =
+                nlohmann::json::parse(std::string_view(text).substr(from, nl - from));
+        }
+    }
+}
+
+// Synthetic results at a size where fixed costs fade (result_generators.h), in a
+// temporary folder; the shared fixtures as they are.
+std::vector<std::string> result_files(const std::string& fixtures, const fs::path& dir) {
+    using namespace tokenscope::bench;
+    std::vector<std::string> files;
     for (const char* name : {"clients/vllm_bench_llama3.3_70b_a100x8_tp8_qps4.json",
-                             "clients/llmperf_individual_together_llama2_70b.json"}) {
-        const std::string path = fixtures + "/" + name;
-        if (!fs::exists(path)) continue;
-        const double mb = static_cast<double>(fs::file_size(path)) / 1e6;
-        const bool serving = std::string_view(name).find("vllm_bench") != std::string_view::npos;
-        const double t = median_cpu_seconds(7, [&] {
+                             "clients/llmperf_individual_together_llama2_70b.json"})
+        if (fs::exists(fixtures + "/" + name)) files.push_back(fixtures + "/" + name);
+    fs::create_directories(dir);
+    const std::pair<const char*, std::string> made[] = {
+        {"sglang_bench.jsonl", sglang_jsonl(3, 2000, 128)},
+        {"profile_export.jsonl", aiperf_jsonl(20000, 64)},
+        {"benchmarks.json", guidellm_report(50000)},
+        {"genai_perf/profile_export.json", genai_perf_export(1000, 64)},
+    };
+    for (const auto& [name, text] : made) {
+        const fs::path path = dir / name;
+        fs::create_directories(path.parent_path());
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (f == nullptr) continue;
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+        files.push_back(path.string());
+    }
+    return files;
+}
+
+void results(const std::string& fixtures) {
+    std::printf(
+        "\n(4) serving and client results, MB/s of JSON (median of 7, thread CPU): the\n"
+        "    JSON read alone by nlohmann (before) and json::Tree (now), then the whole "
+        "import\n");
+    std::printf("%-52s %7s %9s %10s %9s\n", "file", "MB", "nlohmann", "json::Tree", "import");
+    const fs::path dir =
+        fs::temp_directory_path() / ("import_json_bench-" + std::to_string(::getpid()));
+    for (const std::string& path : result_files(fixtures, dir)) {
+        const std::string text = FileSource(path).read_all();
+        const double mb = static_cast<double>(text.size()) / 1e6;
+        const bool lines = path.ends_with(".jsonl");
+        const bool serving = path.find("vllm_bench") != std::string::npos ||
+                             path.find("sglang") != std::string::npos;
+        const double old_reader = median_cpu_seconds(7, [&] { parse_nlohmann(text, lines); });
+        const double tree = median_cpu_seconds(7, [&] { parse_tree(text, lines); });
+        const double imported = median_cpu_seconds(7, [&] {
             if (serving)
                 (void)tokenscope::import::ServingImporter().import_all(path, {}, {});
             else
                 (void)tokenscope::import::ClientImporter().import_all(path, {}, {});
         });
-        std::printf("%-58s %8.2f MB %8.0f MB/s (target >= 500)\n",
-                    fs::path(path).filename().string().c_str(), mb, mb / t);
+        std::string name = fs::path(path).filename().string();
+        if (name == "profile_export.json") name = "genai_perf/" + name;
+        std::printf("%-52s %7.2f %9.0f %10.0f %9.0f\n", name.c_str(), mb, mb / old_reader,
+                    mb / tree, mb / imported);
     }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    std::printf("    target: >= 500 MB/s\n");
 }
 
 }  // namespace
