@@ -13,23 +13,42 @@ using namespace tokenscope;
 class GuiWordsTest : public QObject {
     Q_OBJECT
   private slots:
-    void flagsBecomeControls() {
+    // One row per message the GUI passes on: what the CLI or a backend said, what the
+    // window shows.
+    void flagsBecomeControls_data() {
+        QTest::addColumn<QString>("cli");
+        QTest::addColumn<QString>("gui");
         // profiler/capture/cpu/cpu_run_spec.cpp's advice, as a failed New Run shows it.
-        QCOMPARE(ui::GuiWords::fromCli(QStringLiteral(
-                     "cpu backend: llama-8b needs 32 GB; use --preset tiny or --backend model")),
-                 QStringLiteral("cpu backend: llama-8b needs 32 GB; choose Preset \u201ctiny\u201d "
-                                "or Backend \u201cmodel\u201d"));
-        QCOMPARE(ui::GuiWords::fromCli(QStringLiteral(
-                     "too big; reduce --batch, --prompt or --tokens, or use --backend model")),
-                 QStringLiteral("too big; reduce Batch, Prompt tokens or New tokens, or choose "
-                                "Backend \u201cmodel\u201d"));
-        QCOMPARE(
-            ui::GuiWords::fromCli(QStringLiteral("so the run has no steps; give a step pattern "
-                                                 "(--steps-from REGEX) to frame iterations")),
-            QStringLiteral("so the run has no steps; give a step pattern (the Step pattern "
-                           "field) to frame iterations"));
+        QTest::newRow("cpu backend too small")
+            << QStringLiteral(
+                   "cpu backend: llama-8b needs 32 GB; use --preset tiny or --backend model")
+            << QStringLiteral(
+                   "cpu backend: llama-8b needs 32 GB; choose Preset \u201ctiny\u201d "
+                   "or Backend \u201cmodel\u201d");
+        QTest::newRow("shape too big")
+            << QStringLiteral(
+                   "too big; reduce --batch, --prompt or --tokens, or use --backend model")
+            << QStringLiteral(
+                   "too big; reduce Batch, Prompt tokens or New tokens, or choose "
+                   "Backend \u201cmodel\u201d");
+        QTest::newRow("no steps")
+            << QStringLiteral(
+                   "so the run has no steps; give a step pattern "
+                   "(--steps-from REGEX) to frame iterations")
+            << QStringLiteral(
+                   "so the run has no steps; give a step pattern (the Step pattern "
+                   "field) to frame iterations");
         const QString plain = QStringLiteral("no GPU found: the driver is not loaded");
-        QCOMPARE(ui::GuiWords::fromCli(plain), plain);
+        QTest::newRow("no flag, unchanged") << plain << plain;
+    }
+
+    void flagsBecomeControls() {
+        QFETCH(QString, cli);
+        QFETCH(QString, gui);
+        QCOMPARE(ui::GuiWords::fromCli(cli), gui);
+    }
+
+    void anUnknownFlagIsNotShown() {
         QVERIFY(!ui::GuiWords::fromCli(QStringLiteral("use --frobnicate 3")).contains(u"--"));
     }
 
