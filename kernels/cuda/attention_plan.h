@@ -22,14 +22,14 @@ constexpr int kPrefillWarps = 4;
 constexpr int kPrefillRowsPerWarp = 16;
 constexpr int kPrefillTileKeys = 64;
 
-// Its shared memory: K and V tiles in 16-bit storage, and per warp an fp32 scratch of
-// max(tile, head_dim) columns, P's two 16-bit parts, the fp32 output rows and a rescale
-// per row.
+// Its shared memory (rows padded against bank conflicts): K and V tiles [64][d + 8] in
+// 16-bit storage, and per warp an fp32 scratch [16][64 + 4], P's two 16-bit parts
+// [16][64 + 8] and the fp32 output rows [16][d + 4].
 constexpr int prefill_attention_shared_bytes(int head_dim) {
-    const int scratch = head_dim > kPrefillTileKeys ? head_dim : kPrefillTileKeys;
+    const int rows = kPrefillRowsPerWarp, keys = kPrefillTileKeys;
     const int per_warp =
-        kPrefillRowsPerWarp * (scratch * 4 + 2 * kPrefillTileKeys * 2 + head_dim * 4 + 4);
-    return 2 * kPrefillTileKeys * head_dim * 2 + kPrefillWarps * per_warp;
+        rows * (keys + 4) * 4 + 2 * rows * (keys + 8) * 2 + rows * (head_dim + 4) * 4;
+    return 2 * keys * (head_dim + 8) * 2 + kPrefillWarps * per_warp;
 }
 
 // Whether prefill and verification (more than one query per sequence) run on the

@@ -25,51 +25,53 @@ using i64 = long long;
 namespace wmma = nvcuda::wmma;
 
 constexpr int kWords = 8;  // 16-bit values per 16-byte load
-template <int D>
-constexpr int kScratchCols = D > kPrefillTileKeys ? D : kPrefillTileKeys;
 
-// Shared memory: K and V tiles, then per warp an fp32 scratch (S, then PV), P in the
-// storage type, the fp32 output rows and the rows' rescale factors.
-template <typename T, int D>
+// Shared memory, rows padded against bank conflicts: the lanes of a warp walk rows 16
+// apart, and unpadded rows of 64 or 128 elements all start in one bank (the first
+// version spent 22 of a 37 ms llama-1b prefill in this kernel that way).
+// K and V tiles [64][D + 8] in the storage type, then per warp an fp32 scratch
+// [16][64 + 4] (S, then one 16-column tile of PV at a time), P's two parts [16][64 + 8]
+// and the fp32 output rows [16][D + 4].
+template <int D>
 struct Layout {
-    static constexpr int kTile = kPrefillTileKeys * D;                      // elements of K or V
-    static constexpr int kScratch = kPrefillRowsPerWarp * kScratchCols<D>;  // floats
-    static constexpr int kP = kPrefillRowsPerWarp * kPrefillTileKeys;       // elements
-    static constexpr int kOut = kPrefillRowsPerWarp * D;                    // floats
-    static constexpr int kWarpBytes =
-        kScratch * 4 + 2 * kP * 2 + kOut * 4 + kPrefillRowsPerWarp * 4;
+    static constexpr int kKvLd = D + 8, kSLd = kPrefillTileKeys + 4, kPLd = kPrefillTileKeys + 8;
+    static constexpr int kOLd = D + 4;
+    static constexpr int kRows = kPrefillRowsPerWarp;
+    static constexpr int kTile = kPrefillTileKeys * kKvLd;  // elements of K or V
+    static constexpr int kWarpBytes = kRows * kSLd * 4 + 2 * kRows * kPLd * 2 + kRows * kOLd * 4;
     static constexpr int kBytes = 2 * kTile * 2 + kPrefillWarps * kWarpBytes;
 };
 
 // Copies rows [first, first + 64) of a [rows][D] matrix (row r at src + r * stride) into
-// dst [64][D], zeros for rows at or past `valid`.
+// dst [64][ld], zeros for rows at or past `valid`.
 template <typename T, int D>
-__device__ void stage_rows(T* dst, const T* src, i64 stride, i64 first, i64 valid) {
+__device__ void stage_rows(T* dst, int ld, const T* src, i64 stride, i64 first, i64 valid) {
     for (int i = threadIdx.x; i < kPrefillTileKeys * D / kWords; i += blockDim.x) {
         const int r = i / (D / kWords), c = (i % (D / kWords)) * kWords;
         uint4 v = make_uint4(0, 0, 0, 0);
         if (first + r < valid) v = *reinterpret_cast<const uint4*>(src + (first + r) * stride + c);
-        *reinterpret_cast<uint4*>(dst + r * D + c) = v;
+        *reinterpret_cast<uint4*>(dst + r * ld + c) = v;
     }
 }
 
-// grid = (query tiles, heads, sequences), kPrefillWarps * 32 threads.
+// grid = (query tiles, heads, sequences), kPrefillWarps * 32 threads. Lane pairs own a
+// query row (`row`); the pair's lanes take alternate columns (`half`), so a warp's 32
+// accesses to a padded row-major array fall in 16 or more banks.
 template <typename T, int D>
 __global__ void __launch_bounds__(kPrefillWarps * 32)
     prefill_attention_kernel(const T* q, const T* k_cache, const T* v_cache, T* out,
                              AttentionShape sh) {
-    using L = Layout<T, D>;
-    constexpr int kSc = kScratchCols<D>, kRows = kPrefillRowsPerWarp, kKeys = kPrefillTileKeys;
+    using L = Layout<D>;
+    constexpr int kRows = L::kRows, kKeys = kPrefillTileKeys;
     extern __shared__ __align__(128) unsigned char smem[];
     T* ks = reinterpret_cast<T*>(smem);
     T* vs = ks + L::kTile;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     unsigned char* mine = smem + 2 * L::kTile * sizeof(T) + warp * L::kWarpBytes;
     float* scratch = reinterpret_cast<float*>(mine);
-    T* ps = reinterpret_cast<T*>(scratch + L::kScratch);  // P's high part, then its low part
-    T* ps_lo = ps + L::kP;
-    float* os = reinterpret_cast<float*>(ps_lo + L::kP);
-    float* corr = os + L::kOut;
+    T* ps = reinterpret_cast<T*>(scratch + kRows * L::kSLd);  // P's high part
+    T* ps_lo = ps + kRows * L::kPLd;                          // and its low part
+    float* os = reinterpret_cast<float*>(ps_lo + kRows * L::kPLd);
 
     const i64 head = blockIdx.y, s = blockIdx.z, j0 = static_cast<i64>(blockIdx.x) * kKeys;
     const i64 kv_head = head / (sh.heads / sh.kv_heads);
@@ -79,16 +81,15 @@ __global__ void __launch_bounds__(kPrefillWarps * 32)
     const float scale = rsqrtf(static_cast<float>(D));
 
     // The Q tile goes through the K buffer into each warp's fragments.
-    stage_rows<T, D>(ks, q + ((s * sh.positions) * sh.heads + head) * D, sh.heads * D, j0,
+    stage_rows<T, D>(ks, L::kKvLd, q + ((s * sh.positions) * sh.heads + head) * D, sh.heads * D, j0,
                      sh.positions);
     __syncthreads();
     wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> qa[D / 16];
 #pragma unroll
     for (int kd = 0; kd < D / 16; ++kd)
-        wmma::load_matrix_sync(qa[kd], ks + warp * kRows * D + kd * 16, D);
-    for (int i = lane; i < kRows * D; i += 32) os[i] = 0.0f;
+        wmma::load_matrix_sync(qa[kd], ks + warp * kRows * L::kKvLd + kd * 16, L::kKvLd);
+    for (int i = lane; i < kRows * L::kOLd; i += 32) os[i] = 0.0f;
 
-    // Lane pairs own a row: `row`, columns half * 32 ... of S, half * D / 2 ... of O.
     const int row = lane / 2, half = lane % 2;
     const i64 qj = j0 + warp * kRows + row;
     const bool live = qj < sh.positions;
@@ -98,8 +99,8 @@ __global__ void __launch_bounds__(kPrefillWarps * 32)
     __syncthreads();  // every warp has its Q before K overwrites it
 
     for (i64 t0 = 0; t0 < keys; t0 += kKeys) {
-        stage_rows<T, D>(ks, k_cache + cache_off, D, t0, keys);
-        stage_rows<T, D>(vs, v_cache + cache_off, D, t0, keys);
+        stage_rows<T, D>(ks, L::kKvLd, k_cache + cache_off, D, t0, keys);
+        stage_rows<T, D>(vs, L::kKvLd, v_cache + cache_off, D, t0, keys);
         __syncthreads();
 #pragma unroll
         for (int n = 0; n < kKeys / 16; ++n) {
@@ -108,39 +109,40 @@ __global__ void __launch_bounds__(kPrefillWarps * 32)
 #pragma unroll
             for (int kd = 0; kd < D / 16; ++kd) {
                 wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> kb;
-                wmma::load_matrix_sync(kb, ks + n * 16 * D + kd * 16, D);
+                wmma::load_matrix_sync(kb, ks + n * 16 * L::kKvLd + kd * 16, L::kKvLd);
                 wmma::mma_sync(acc, qa[kd], kb, acc);
             }
-            wmma::store_matrix_sync(scratch + n * 16, acc, kSc, wmma::mem_row_major);
+            wmma::store_matrix_sync(scratch + n * 16, acc, L::kSLd, wmma::mem_row_major);
         }
         __syncwarp();
 
-        float sv[32];
+        float sv[kKeys / 2];
         float tmax = -INFINITY;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const i64 key = t0 + half * 32 + c;
-            sv[c] = live && key <= limit ? scratch[row * kSc + half * 32 + c] * scale : -INFINITY;
-            tmax = fmaxf(tmax, sv[c]);
+        for (int i = 0; i < kKeys / 2; ++i) {
+            const int col = 2 * i + half;
+            sv[i] = live && t0 + col <= limit ? scratch[row * L::kSLd + col] * scale : -INFINITY;
+            tmax = fmaxf(tmax, sv[i]);
         }
         tmax = fmaxf(tmax, __shfl_xor_sync(0xffffffffu, tmax, 1));
         const float m_new = fmaxf(m, tmax);
         const float cr = m == -INFINITY ? 0.0f : expf(m - m_new);  // nothing to rescale yet
         float psum = 0.0f;
 #pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            const float p = sv[c] == -INFINITY ? 0.0f : expf(sv[c] - m_new);
+        for (int i = 0; i < kKeys / 2; ++i) {
+            const int col = 2 * i + half;
+            const float p = sv[i] == -INFINITY ? 0.0f : expf(sv[i] - m_new);
             psum += p;
             const T hi = from_float<T>(p);
-            ps[row * kKeys + half * 32 + c] = hi;
-            ps_lo[row * kKeys + half * 32 + c] = from_float<T>(p - to_float(hi));
+            ps[row * L::kPLd + col] = hi;
+            ps_lo[row * L::kPLd + col] = from_float<T>(p - to_float(hi));
         }
         psum += __shfl_xor_sync(0xffffffffu, psum, 1);
         l = l * cr + psum;
         m = m_new;
-        if (half == 0) corr[row] = cr;
-        __syncwarp();
+        __syncwarp();  // P complete, S read: the scratch takes PV tiles now
 
+        // PV one 16-column tile at a time, each folded into O at once.
 #pragma unroll
         for (int n = 0; n < D / 16; ++n) {
             wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
@@ -149,31 +151,38 @@ __global__ void __launch_bounds__(kPrefillWarps * 32)
             for (int kk = 0; kk < kKeys / 16; ++kk) {
                 wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> pa, pa_lo;
                 wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> vb;
-                wmma::load_matrix_sync(pa, ps + kk * 16, kKeys);
-                wmma::load_matrix_sync(pa_lo, ps_lo + kk * 16, kKeys);
-                wmma::load_matrix_sync(vb, vs + kk * 16 * D + n * 16, D);
+                wmma::load_matrix_sync(pa, ps + kk * 16, L::kPLd);
+                wmma::load_matrix_sync(pa_lo, ps_lo + kk * 16, L::kPLd);
+                wmma::load_matrix_sync(vb, vs + kk * 16 * L::kKvLd + n * 16, L::kKvLd);
                 wmma::mma_sync(acc, pa, vb, acc);
                 wmma::mma_sync(acc, pa_lo, vb, acc);
             }
-            wmma::store_matrix_sync(scratch + n * 16, acc, kSc, wmma::mem_row_major);
+            wmma::store_matrix_sync(scratch, acc, L::kSLd, wmma::mem_row_major);
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                const int c = 2 * i + half;
+                float& o = os[row * L::kOLd + n * 16 + c];
+                o = o * cr + scratch[row * L::kSLd + c];
+            }
+            __syncwarp();  // read before the next tile overwrites the scratch
         }
-        __syncwarp();
-        for (int c = half * (D / 2); c < (half + 1) * (D / 2); ++c)
-            os[row * D + c] = os[row * D + c] * corr[row] + scratch[row * kSc + c];
         __syncthreads();  // K and V are read by every warp before the next tile lands
     }
 
     if (!live) return;
     T* dst = out + ((s * sh.positions + qj) * sh.heads + head) * D;
     const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-    for (int c = half * (D / 2); c < (half + 1) * (D / 2); ++c)
-        dst[c] = from_float<T>(os[row * D + c] * inv);
+    for (int i = 0; i < D / 2; ++i) {
+        const int c = 2 * i + half;
+        dst[c] = from_float<T>(os[row * L::kOLd + c] * inv);
+    }
 }
 
 template <typename T, int D>
 void launch_prefill(const T* q, const T* k, const T* v, T* out, const AttentionShape& sh,
                     cudaStream_t stream) {
-    constexpr int kBytes = Layout<T, D>::kBytes;
+    constexpr int kBytes = Layout<D>::kBytes;
     static_assert(kBytes == prefill_attention_shared_bytes(D));
     // Over the default 48 KiB for D = 128: opt in once, before the first launch (the
     // first prefill is eager, never inside a graph capture).

@@ -45,11 +45,13 @@ TEST(CudaAttentionPlan, PrefillOf16BitHeadsOf64Or128RunsOnTensorCores) {
     EXPECT_FALSE(prefill_attention_tensor_cores(DType::Bf16, 1, 64));    // decode
     EXPECT_FALSE(prefill_attention_tensor_cores(DType::Fp32, 512, 64));
     EXPECT_FALSE(prefill_attention_tensor_cores(DType::Bf16, 512, 96));
-    // K and V tiles of 64 keys (2 x 64 x d x 2 bytes) and per warp 16 rows of an fp32
-    // scratch of max(64, d) columns, P in two parts (2 x 64 x 2 bytes), fp32 output
-    // (d x 4) and a factor.
-    EXPECT_EQ(prefill_attention_shared_bytes(64), 16384 + 4 * 16 * (256 + 256 + 256 + 4));
-    EXPECT_EQ(prefill_attention_shared_bytes(128), 32768 + 4 * 16 * (512 + 256 + 512 + 4));
+    // K and V tiles of 64 keys, rows padded by 8 (2 x 64 x (d + 8) x 2 bytes), and per
+    // warp 16 rows of an fp32 scratch of 68 columns, P in two parts of 72 and fp32 output
+    // rows of d + 4.
+    EXPECT_EQ(prefill_attention_shared_bytes(64), 18432 + 4 * (4352 + 4608 + 4352));
+    EXPECT_EQ(prefill_attention_shared_bytes(128), 34816 + 4 * (4352 + 4608 + 8448));
+    // Two blocks share an H100's or H200's SM at head_dim 128 (227 KiB each).
+    EXPECT_LE(2 * prefill_attention_shared_bytes(128), 227 * 1024);
     EXPECT_LE(prefill_attention_shared_bytes(128), 160 * 1024);  // fits an A100's 163 KiB
 }
 
