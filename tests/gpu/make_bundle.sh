@@ -34,5 +34,12 @@ find "$stage/build" -type f -executable -print0 | xargs -0 ldd 2>/dev/null |
         [[ $name =~ $keep ]] && continue
         cp -L "$path" "$stage/lib/$name"
     done
+# Nsight Compute's bare nsys (the only one on the lent H200s) converts its .qdstrm with
+# QdstrmImporter, which needs elfutils' libdw there and found none (2026-12-04):
+# carried, they made run.sh's nsys comparison possible.
+for name in libdw.so.1 libelf.so.1 libbz2.so.1.0 liblzma.so.5 libz.so.1; do
+    path=$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64/ {print $NF; exit}')
+    [ -n "$path" ] && [ ! -e "$stage/lib/$name" ] && cp -L "$path" "$stage/lib/$name"
+done
 XZ_OPT=${XZ_OPT:--T0 -6} tar -C "$stage" -cJf "$out" build lib
 echo "$out: $(du -h "$out" | cut -f1), $(ls "$stage/lib" | wc -l) libraries, ${#programs[@]} programs"
