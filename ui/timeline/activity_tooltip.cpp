@@ -1,6 +1,8 @@
 #include "activity_tooltip.h"
 
-#include "launch_format.h"
+#include <array>
+#include <cstdint>
+
 #include "ui/plots/tooltip_text.h"
 
 namespace tokenscope::ui {
@@ -8,6 +10,10 @@ namespace {
 
 QString view_of(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString dims(const std::array<std::uint32_t, 3>& d) {
+    return QStringLiteral("(%1, %2, %3)").arg(d[0]).arg(d[1]).arg(d[2]);
 }
 
 }  // namespace
@@ -30,7 +36,7 @@ QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUni
     if (a.correlation != 0) text += QStringLiteral("<br>correlation %1").arg(a.correlation);
     if (a.kind == trace::ActivityKind::Kernel)
         if (auto launch = run.launches.find(a.correlation))
-            text += QStringLiteral("<br>") + LaunchFormat::text(*launch);
+            text += QStringLiteral("<br>") + launchText(*launch);
     return text + graphText(open, i);
 }
 
@@ -53,6 +59,15 @@ QString ActivityTooltip::graphText(const OpenRun& open, std::size_t i) {
         if (work > 1) text += QStringLiteral("<br>launches %1 GPU activities").arg(work);
     }
     return text;
+}
+
+QString ActivityTooltip::launchText(const trace::KernelLaunch& l) {
+    // Shared memory in exact bytes: occupancy limits are exact byte counts, and
+    // "48 KiB" would hide whether a kernel sits just over one.
+    return QStringLiteral("grid %1 \u00b7 block %2 \u00b7 %3 regs \u00b7 %4 B shared")
+        .arg(dims(l.grid), dims(l.block))
+        .arg(l.registers_per_thread)
+        .arg(l.shared_bytes);
 }
 
 }  // namespace tokenscope::ui

@@ -3,6 +3,7 @@
 #include <QString>
 #include <cstddef>
 
+#include "trace/kernel_launch.h"
 #include "ui/plots/time_format.h"
 #include "ui/shared/open_run.h"
 
@@ -16,6 +17,9 @@ class ActivityTooltip {
   public:
     // Empty for an activity the run does not have.
     static QString html(const OpenRun& run, std::size_t activity, plots::TimeUnit unit);
+    // A kernel's launch configuration, as the hover shows it:
+    // "grid (4, 106, 1) · block (128, 1, 1) · 30 regs · 2048 B shared"
+    static QString launchText(const trace::KernelLaunch& launch);
 
   private:
     static QString graphText(const OpenRun& run, std::size_t activity);

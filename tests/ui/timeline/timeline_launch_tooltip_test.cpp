@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "ui/shared/open_run.h"
-#include "ui/timeline/launch_format.h"
+#include "ui/timeline/activity_tooltip.h"
 #include "ui/timeline/timeline_index.h"
 #include "ui/timeline/timeline_layout.h"
 #include "ui/timeline/timeline_view.h"
@@ -75,7 +75,7 @@ class TimelineLaunchTooltipTest : public QObject {
   private slots:
     void formatNamesEveryField() {
         const trace::KernelLaunch l{7, {4, 106, 1}, {128, 1, 1}, 2048, 30};
-        QCOMPARE(ui::LaunchFormat::text(l),
+        QCOMPARE(ui::ActivityTooltip::launchText(l),
                  QString::fromUtf8("grid (4, 106, 1) \u00b7 block (128, 1, 1) \u00b7 30 regs "
                                    "\u00b7 2048 B shared"));
     }
