@@ -1,35 +1,21 @@
 #include "heatmap_image_export.h"
 
-#include <QSize>
-#include <QString>
-
 #include "arg_parser.h"
-#include "headless_qt.h"
-#include "ui/plots/fleet_plot_data.h"
-#include "ui/plots/heatmap_image.h"
+#include "image_plugin.h"
 
 namespace tokenscope::cli {
 
 void export_heatmap_image(const analysis::Heatmap& map, const std::string& title,
                           const std::string& path, int width, int height, int dpi) {
-    HeadlessQt qt;
-    QString error;
-    if (!ui::plots::render_heatmap_image(map, QString::fromStdString(title),
-                                         QString::fromStdString(path), QSize(width, height), dpi,
-                                         &error))
-        throw UsageError{"heatmap: " + error.toStdString()};
+    const std::string error = image_plugin().heatmap(map, title, path, width, height, dpi);
+    if (!error.empty()) throw UsageError{error};
 }
 
 void export_fleet_image(const fleet::FleetMatrix& m, const std::string& source,
                         const std::string& title, const std::string& path, int width, int height,
                         int dpi) {
-    HeadlessQt qt;
-    QString error;
-    if (!ui::plots::render_heatmap_image(
-            ui::plots::FleetPlotData::plotData(m, QString::fromStdString(source)),
-            QString::fromStdString(title), QString::fromStdString(path), QSize(width, height), dpi,
-            &error))
-        throw UsageError{"fleet: " + error.toStdString()};
+    const std::string error = image_plugin().fleet(m, source, title, path, width, height, dpi);
+    if (!error.empty()) throw UsageError{error};
 }
 
 }  // namespace tokenscope::cli

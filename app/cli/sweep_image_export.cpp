@@ -4,8 +4,7 @@
 
 #include "analysis/sweep/strategy_comparison.h"
 #include "arg_parser.h"
-#include "headless_qt.h"
-#include "ui/plots/sweep_plot.h"
+#include "image_plugin.h"
 
 namespace tokenscope::cli {
 
@@ -21,24 +20,8 @@ void export_sweep_image(const SweepReport& r, const std::string& kind, const std
         if (!out) throw UsageError{"sweep-report: " + path + ": cannot write the file"};
         return;
     }
-    HeadlessQt qt;
-    const ui::plots::SweepImage which = kind == "grid"         ? ui::plots::SweepImage::Grid
-                                        : kind == "pareto"     ? ui::plots::SweepImage::Pareto
-                                        : kind == "strategies" ? ui::plots::SweepImage::Strategies
-                                                               : ui::plots::SweepImage::Knee;
-    std::string title = r.input.name;
-    if (which == ui::plots::SweepImage::Grid)
-        title += ": SLA attainment";
-    else if (which == ui::plots::SweepImage::Strategies)
-        title += ": decoding strategies";
-    else
-        title += ": " + r.curve.y_name + " against " + r.curve.x_name;
-    if (r.input.model) title += " (model)";
-    QString error;
-    if (!ui::plots::render_sweep_image(which, r.points, r.input.axes, r.curve,
-                                       QString::fromStdString(title), QString::fromStdString(path),
-                                       QSize(width, height), dpi, &error))
-        throw UsageError{"sweep-report: " + error.toStdString()};
+    const std::string error = image_plugin().sweep(r, kind, path, width, height, dpi);
+    if (!error.empty()) throw UsageError{error};
 }
 
 }  // namespace tokenscope::cli
