@@ -67,8 +67,9 @@ FleetMatrix build_fleet_matrix(const QueryResult& bucket_increases, const FleetS
     map.spec.metric = spec.metric_key == "ttft"  ? analysis::HeatmapMetric::Ttft
                       : spec.metric_key == "itl" ? analysis::HeatmapMetric::Itl
                                                  : analysis::HeatmapMetric::StepLatency;
-    map.spec.sla_windows =
-        spec.sla_windows != 0 ? spec.sla_windows : std::max<std::size_t>(1, cols / 2);
+    // The heatmap's baseline rule, resolved here so the spec the fleet reports names it.
+    map.spec.sla_windows = spec.sla_windows;
+    map.spec.sla_windows = analysis::sla_baseline_windows(map.spec, cols);
     for (std::int64_t end : window_end_s)
         map.columns.push_back({(end - spec.window_s) * static_cast<std::int64_t>(kNsPerSecond),
                                end * static_cast<std::int64_t>(kNsPerSecond)});
