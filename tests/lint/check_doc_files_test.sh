@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The docs' file lists lint's own test (issue 27): on a copy of docs/ beside the source
 # tree, .ci/check-doc-files passes as the tree is, and fails naming the doc and line once
-# a listed file is gone or a doc has no "## Files" section.
+# a file a doc lists or names is gone, or a doc has no "## Files" section.
 set -euo pipefail
 src=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$src/docs" "$work/docs"
-for entry in "$src"/*; do
+for entry in "$src"/* "$src"/.ci; do
     [ "$(basename "$entry")" = docs ] || ln -s "$entry" "$work/$(basename "$entry")"
 done
 "$src/.ci/check-doc-files" "$work" >/dev/null || { echo "FAIL: the tree's docs do not pass"; exit 1; }
@@ -20,13 +20,17 @@ expect_failure() {  # expect_failure WHAT PATTERN: the lint must fail and print 
 }
 cp "$work/docs/heatmap.md" "$work/heatmap.md.orig"
 echo '- `ui/heatmap/gone_tab.cpp`: a file since removed' >>"$work/docs/heatmap.md"
-expect_failure "a listed file that is gone" '^docs/heatmap.md:[0-9]*: lists `ui/heatmap/gone_tab.cpp`'
+expect_failure "a listed file that is gone" '^docs/heatmap.md:[0-9]*: names `ui/heatmap/gone_tab.cpp`'
 cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
 echo '- `profiler/analysis/gone_heatmap.*`: a glob matching nothing' >>"$work/docs/heatmap.md"
-expect_failure "a glob matching nothing" 'lists `profiler/analysis/gone_heatmap.\*`'
+expect_failure "a glob matching nothing" 'names `profiler/analysis/gone_heatmap.\*`'
+cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
+# A path in a doc's text, outside its list, is held to the tree too.
+sed -i '3s/$/ (`ui\/window\/gone_view.cpp`)/' "$work/docs/heatmap.md"
+expect_failure "a gone file named in the text" '^docs/heatmap.md:3: names `ui/window/gone_view.cpp`'
 cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
 printf '# A new feature\n\nNo list of files.\n' >"$work/docs/new-feature.md"
 expect_failure "a doc without its files" '^docs/new-feature.md: no "## Files" section'
 rm "$work/docs/new-feature.md"
 "$src/.ci/check-doc-files" "$work" >/dev/null || { echo "FAIL: the restored docs do not pass"; exit 1; }
-echo "check-doc-files: gone files and a doc without its list refused"
+echo "check-doc-files: gone files, listed or named, and a doc without its list refused"
