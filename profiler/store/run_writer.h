@@ -23,7 +23,7 @@ struct WriterOptions {
     // capture loses at most its last batch.
     std::chrono::milliseconds commit_interval{100};
     // Finest timeline summary bin, 2^summary_width_log2 ns (10..40); 0 = chosen per lane
-    // from its first activities' density (about 16 a bin).
+    // from its first activities' density (about 32 a bin).
     int summary_width_log2 = 0;
 };
 

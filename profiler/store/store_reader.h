@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "timeline_summary.h"
@@ -61,6 +62,10 @@ class StoreReader {
     // Section 17's timeline summaries (docs/file-format.md, summary_chunk): false when the
     // run has none (a file read without migrating, a capture that did not finish).
     bool has_summaries(std::int64_t run_id) const;
+    // [first start, last end] of a lane's activities, from the chunk directory alone;
+    // empty for a lane without activities.
+    std::optional<std::pair<std::int64_t, std::int64_t>> lane_bounds(std::int64_t run_id,
+                                                                     std::uint16_t lane) const;
     // A lane's summary levels, finest first; empty when the run has no summaries.
     std::vector<SummaryLevel> summary_levels(std::int64_t run_id, std::uint16_t lane) const;
     // The bins of one level that overlap [t0, t1), in bin order, one per bin (repeated

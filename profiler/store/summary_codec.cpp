@@ -9,7 +9,7 @@ namespace tokenscope::store::detail {
 namespace {
 
 constexpr std::size_t kMaxEncoded = 8 * 10;
-constexpr std::size_t kMinEncoded = 8;  // eight one-byte varints
+constexpr std::size_t kMinEncoded = 7;  // seven one-byte varints
 constexpr std::uint64_t kMaxFigure = std::numeric_limits<std::int64_t>::max();
 
 }  // namespace
@@ -26,8 +26,10 @@ SummaryChunkBounds encode_summary_chunk(std::span<const SummaryBin> bins,
     std::uint8_t* p = out.data() + base;
     auto prev = static_cast<std::uint64_t>(b.bin_min);
     for (const SummaryBin& s : bins) {
-        p = put_varint(p, zigzag(static_cast<std::uint64_t>(s.bin) - prev));
-        p = put_varint(p, static_cast<std::uint64_t>(s.repeat - 1));
+        // Most records stand for one bin: the repeat follows only when the low bit says so.
+        const std::uint64_t delta = zigzag(static_cast<std::uint64_t>(s.bin) - prev);
+        p = put_varint(p, delta << 1 | (s.repeat > 1 ? 1 : 0));
+        if (s.repeat > 1) p = put_varint(p, static_cast<std::uint64_t>(s.repeat - 1));
         p = put_varint(p, static_cast<std::uint64_t>(s.busy_ns));
         p = put_varint(p, static_cast<std::uint64_t>(s.count));
         p = put_varint(p, s.longest_name);
@@ -49,10 +51,11 @@ bool decode_summary_chunk(std::span<const std::uint8_t> data, SummaryChunkBounds
     const std::uint8_t* end = p + data.size();
     auto bin = static_cast<std::uint64_t>(bounds.bin_min);
     for (std::int64_t i = 0; i < count; ++i) {
-        std::uint64_t v[8];
-        for (auto& x : v)
-            if (!get_varint(p, end, x)) return false;
-        bin += unzigzag(v[0]);
+        std::uint64_t v[8] = {};
+        if (!get_varint(p, end, v[0]) || (v[0] & 1 && !get_varint(p, end, v[1]))) return false;
+        for (int f = 2; f < 8; ++f)
+            if (!get_varint(p, end, v[f])) return false;
+        bin += unzigzag(v[0] >> 1);
         const auto first = static_cast<std::int64_t>(bin);
         if (v[1] >= kMaxFigure || first < bounds.bin_min || first > bounds.bin_max ||
             static_cast<std::int64_t>(v[1]) > bounds.bin_max - first)

@@ -14,8 +14,9 @@ struct SummaryChunkBounds {
 };
 
 // The summary_chunk.data encoding of docs/file-format.md: per record, varints of the
-// zig-zag bin delta (from bin_min for the first record), repeat - 1, busy, count,
-// longest name, longest ns, dominant name, dominant ns. `bins` must be non-empty.
+// zig-zag bin delta (from bin_min for the first record) shifted left by one, its low bit
+// set when repeat - 1 follows; then busy, count, longest name, longest ns, dominant name,
+// dominant ns. `bins` must be non-empty.
 SummaryChunkBounds encode_summary_chunk(std::span<const SummaryBin> bins,
                                         std::vector<std::uint8_t>& out);
 

@@ -1,5 +1,5 @@
-// StoreReader's timeline summaries (timeline_summary.h): each a single query, so each
-// reads one snapshot of a file being written.
+// StoreReader's timeline summaries (timeline_summary.h) and chunk directory: each a
+// single query, so each reads one snapshot of a file being written.
 #include <algorithm>
 #include <string>
 
@@ -46,6 +46,17 @@ bool StoreReader::has_summaries(std::int64_t run_id) const {
     Statement st(*conn_, "SELECT summarized FROM run WHERE id = ?1");
     st.bind_int(1, run_id);
     return st.step() && st.int64(0) == 1;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
+    std::int64_t run_id, std::uint16_t lane) const {
+    Statement st(*conn_,
+                 "SELECT min(start_min), max(max(end_max, start_max)) FROM activity_chunk WHERE "
+                 "run_id = ?1 AND lane = ?2");
+    st.bind_int(1, run_id).bind_int(2, lane);
+    const auto first = st.step() ? st.optional_int64(0) : std::nullopt;
+    if (!first) return std::nullopt;
+    return std::pair{*first, st.int64(1)};
 }
 
 std::vector<SummaryLevel> StoreReader::summary_levels(std::int64_t run_id,

@@ -10,7 +10,7 @@ namespace {
 // A bin keeps the time of this many names; more (rare: a bin is a few dozen kernels of a
 // handful of names) are left out of its dominant name, never out of its busy time.
 constexpr std::size_t kMaxNames = 64;
-constexpr int kActivitiesPerBin = 16;
+constexpr int kActivitiesPerBin = 32;
 constexpr int kMinWidthLog2 = 10;
 constexpr int kMaxWidthLog2 = 40;
 constexpr int kTopWidthLog2 = 46;

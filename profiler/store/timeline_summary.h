@@ -52,7 +52,7 @@ inline int SummaryLevel::bin_log2() const {
 namespace detail {
 
 // The finest bin width (log2 ns) for a lane whose first activities are `count` starts
-// spread over `span_ns`: about 16 activities a bin, 2^10 ns (1 µs) to 2^40 ns (18 min).
+// spread over `span_ns`: about 32 activities a bin, 2^10 ns (1 µs) to 2^40 ns (18 min).
 int summary_width_log2(std::int64_t span_ns, std::int64_t count);
 // Levels from width 2^width_log2 up by kSummaryLevelShift until a bin is 2^46 ns (~20 h).
 int summary_level_count(int width_log2);

@@ -218,6 +218,10 @@ TEST(SummaryStore, RangeGivesTheBinsItOverlaps) {
         EXPECT_EQ(got[i].busy_ns, 1000);
     }
     EXPECT_TRUE(reader.summary_bins(run, 0, 0, 5, 5).empty());
+    // The lane's extent, from the chunk directory: the first start, the last end.
+    EXPECT_EQ(reader.lane_bounds(run, 0),
+              (std::pair<std::int64_t, std::int64_t>{0, 99 * 8192 + 1000}));
+    EXPECT_FALSE(reader.lane_bounds(run, 1));                          // no activities
     EXPECT_TRUE(reader.summary_bins(run, 0, 99, 0, 1 << 30).empty());  // no such level
     EXPECT_THROW(reader.summary_bins(run, 0, 0, 0, std::int64_t{1} << 40), StoreError);
 }
@@ -236,7 +240,7 @@ TEST(SummaryStore, MigrationBuildsSummariesOfOlderFiles) {
     StoreReader reader(path);
     EXPECT_EQ(reader.schema_version(), kSchemaVersion);
     ASSERT_TRUE(reader.has_summaries(run));
-    // Built lane by lane from the chunks, with each lane's own width (about 16 activities a
+    // Built lane by lane from the chunks, with each lane's own width (about 32 activities a
     // bin here, not the forced one): totals still add up at every level.
     const auto levels = reader.summary_levels(run, 0);
     ASSERT_FALSE(levels.empty());

@@ -27,11 +27,11 @@ struct Collected {
     }
 };
 
-TEST(SummaryWidth, AboutSixteenActivitiesABinInPowersOfTwo) {
-    // 4097 starts over 4096 us: 1 us apart, 16 a bin = 16 us -> 2^14 ns (16.4 us).
-    EXPECT_EQ(summary_width_log2(4'096'000, 4097), 14);
-    // 2 starts 10 ms apart: 160 ms a bin -> 2^28 ns (268 ms).
-    EXPECT_EQ(summary_width_log2(10'000'000, 2), 28);
+TEST(SummaryWidth, AboutThirtyTwoActivitiesABinInPowersOfTwo) {
+    // 4097 starts over 4096 us: 1 us apart, 32 a bin = 32 us -> 2^15 ns (32.8 us).
+    EXPECT_EQ(summary_width_log2(4'096'000, 4097), 15);
+    // 2 starts 10 ms apart: 320 ms a bin -> 2^29 ns (537 ms).
+    EXPECT_EQ(summary_width_log2(10'000'000, 2), 29);
     EXPECT_EQ(summary_width_log2(100, 4097), 10);  // dense: the 1 us floor
     EXPECT_EQ(summary_width_log2(0, 1), 20);       // nothing to go by: 1 ms
     EXPECT_EQ(summary_width_log2(std::int64_t{1} << 62, 2), 40);
