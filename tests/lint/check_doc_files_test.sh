@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The docs' file lists lint's own test (issue 27): on a copy of docs/ beside the source
 # tree, .ci/check-doc-files passes as the tree is, and fails naming the doc and line once
-# a file a doc lists or names is gone, or a doc has no "## Files" section.
+# a file a doc lists or names (or docs/architecture.md's map) is gone, or a doc has no
+# "## Files" section.
 set -euo pipefail
 src=$1
 work=$(mktemp -d)
@@ -29,6 +30,11 @@ cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
 sed -i '3s/$/ (`ui\/window\/gone_view.cpp`)/' "$work/docs/heatmap.md"
 expect_failure "a gone file named in the text" '^docs/heatmap.md:3: names `ui/window/gone_view.cpp`'
 cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
+# The map of docs/architecture.md, whose paths are relative to their column's layer.
+cp "$work/docs/architecture.md" "$work/architecture.md.orig"
+sed -i 's#`analysis/mann_whitney\.\*`#`analysis/gone_test.*`#' "$work/docs/architecture.md"
+expect_failure "a gone file in the map" '^docs/architecture.md:[0-9]*: its map names `analysis/gone_test.\*` (profiler/'
+cp "$work/architecture.md.orig" "$work/docs/architecture.md"
 printf '# A new feature\n\nNo list of files.\n' >"$work/docs/new-feature.md"
 expect_failure "a doc without its files" '^docs/new-feature.md: no "## Files" section'
 rm "$work/docs/new-feature.md"
