@@ -55,7 +55,8 @@ std::int64_t RowInserter::insert_run(const Connection& conn, const trace::RunInf
 void RowInserter::delete_run(const Connection& conn, std::int64_t run_id) {
     for (const char* table :
          {"lane", "string", "activity_chunk", "step", "request", "counter_sample", "diagnostic",
-          "kernel_launch", "launch_config", "launch_chunk", "graph_activity", "summary_chunk"}) {
+          "kernel_launch", "launch_config", "launch_chunk", "graph_activity", "summary_chunk",
+          "duration_histogram"}) {
         std::string sql = std::string("DELETE FROM ") + table + " WHERE run_id = ?1";
         Statement(conn, sql.c_str()).bind_int(1, run_id).run();
     }

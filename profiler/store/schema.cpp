@@ -241,6 +241,23 @@ CREATE TABLE summary_chunk (
 CREATE INDEX summary_chunk_by_lane ON summary_chunk (run_id, lane, level, bin_min);
 )sql";
 
+// Version 10 -> 11: duration histograms (duration_histogram.h) per lane, name and block
+// of 2^block_log2 ns, written with the summaries. Every run's summaries are built again
+// with them (summarized = 0, then build_missing_summaries).
+constexpr const char* kMigrate10To11 = R"sql(
+CREATE TABLE duration_histogram (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    name INTEGER NOT NULL,
+    block_log2 INTEGER NOT NULL,
+    block INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
+UPDATE run SET summarized = 0;
+)sql";
+
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
                       "') WHERE name = '" + column + "'";
@@ -272,6 +289,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate7To8);
         conn.exec(kMigrate8To9);
         conn.exec(kMigrate9To10);
+        conn.exec(kMigrate10To11);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -319,8 +337,13 @@ void migrate(const Connection& conn) {
         }
         if (version == 9) {
             if (!has_summary_tables(conn)) conn.exec(kMigrate9To10);
-            build_missing_summaries(conn);
             version = 10;
+        }
+        if (version == 10) {
+            if (!has_histogram_table(conn)) conn.exec(kMigrate10To11);
+            // Summaries and histograms in one pass over each run's chunks.
+            build_missing_summaries(conn);
+            version = 11;
         }
         stamp(conn, version);
     });
@@ -330,6 +353,12 @@ bool has_step_batch(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM pragma_table_info('step') WHERE "
                "name = 'decode_tokens'") > 0;
+}
+
+bool has_histogram_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'duration_histogram'") > 0;
 }
 
 bool has_summary_tables(const Connection& conn) {

@@ -14,8 +14,8 @@ inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // graph_activity table (CUDA graph nodes), version 7 the launch_config and
 // launch_chunk tables (launch facts as chunks), version 8 the step's key tokens and
 // marker end (iteration windows), version 9 the timeline summaries (summary_chunk,
-// run.summarized); docs/file-format.md.
-inline constexpr int kSchemaVersion = 10;
+// run.summarized), version 10 the duration histograms; docs/file-format.md.
+inline constexpr int kSchemaVersion = 11;
 
 namespace detail {
 
@@ -48,6 +48,8 @@ bool has_step_batch(const Connection& conn);
 bool has_step_windows(const Connection& conn);
 // True when the file has the summary_chunk table and run.summarized (version 10).
 bool has_summary_tables(const Connection& conn);
+// True when the file has the duration_histogram table (version 11).
+bool has_histogram_table(const Connection& conn);
 // kRunColumns as a SELECT list for this file: a version 5 file read without migrating
 // has no run.origin_utc_ns, which then reads as NULL (unknown).
 std::string run_select_columns(const Connection& conn);

@@ -206,6 +206,7 @@ StoreReader::StoreReader(const std::string& path) : path_(path), open_path_(path
     has_launch_chunks_ = detail::has_launch_chunks(*conn_);
     has_graphs_ = detail::has_graph_table(*conn_);
     has_summary_tables_ = detail::has_summary_tables(*conn_);
+    has_histogram_table_ = detail::has_histogram_table(*conn_);
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
     conn_->exec("PRAGMA mmap_size = 17179869184");
     db_ = conn_->get();

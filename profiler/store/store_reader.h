@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "duration_histogram.h"
 #include "timeline_summary.h"
 #include "trace/progress.h"
 #include "trace/run_data.h"
@@ -74,6 +75,13 @@ class StoreReader {
     std::vector<SummaryBin> summary_bins(std::int64_t run_id, std::uint16_t lane, int level,
                                          std::int64_t t0, std::int64_t t1) const;
 
+    // The durations of the activities named `name` (a string id of the run) that start in
+    // the histogram blocks overlapping [t0, t1) (2^32 ns blocks: activities up to a block
+    // before t0 and after t1 count too), on one lane or all; empty without histograms.
+    DurationHistogram duration_histogram(std::int64_t run_id, std::uint32_t name, std::int64_t t0,
+                                         std::int64_t t1,
+                                         std::optional<std::uint16_t> lane = {}) const;
+
     // FILE-wal exists and holds data: a capture is running, or was killed.
     static bool has_wal(const std::string& path);
 
@@ -96,7 +104,8 @@ class StoreReader {
     bool has_launch_rows_ = false;    // kernel_launch (schema 3 to 7)
     bool has_launch_chunks_ = false;  // launch_config and launch_chunk (schema 8)
     bool has_graphs_ = false;
-    bool has_summary_tables_ = false;  // schema 10
+    bool has_summary_tables_ = false;   // schema 10
+    bool has_histogram_table_ = false;  // schema 11
     std::unique_ptr<detail::Connection> conn_;
 };
 

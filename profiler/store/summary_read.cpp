@@ -129,4 +129,29 @@ std::vector<SummaryBin> StoreReader::summary_bins(std::int64_t run_id, std::uint
     return out;
 }
 
+DurationHistogram StoreReader::duration_histogram(std::int64_t run_id, std::uint32_t name,
+                                                  std::int64_t t0, std::int64_t t1,
+                                                  std::optional<std::uint16_t> lane) const {
+    DurationHistogram all;
+    if (!has_histogram_table_ || t1 <= t0 || !has_summaries(run_id)) return all;
+    Statement st(*conn_,
+                 "SELECT lane, block_log2, block, data FROM duration_histogram WHERE run_id = ?1 "
+                 "AND name = ?2 ORDER BY block");
+    st.bind_int(1, run_id).bind_int(2, name);
+    DurationHistogram h;
+    while (st.step()) {
+        const std::int64_t log2 = st.int64(1), block = st.int64(2);
+        // Blocks whose bounds fit in int64 ns; 2^block_log2 between 1 us and 2^62 ns.
+        const bool valid = log2 >= 10 && log2 <= 62 && block >= -(std::int64_t{1} << (62 - log2)) &&
+                           block < (std::int64_t{1} << (62 - log2));
+        if (!valid || !h.decode(st.blob(3)))
+            throw StoreError(path_, "corrupt file: malformed duration histogram of name " +
+                                        std::to_string(name));
+        if (lane && st.int64(0) != *lane) continue;
+        const std::int64_t begin = block << log2, end = (block + 1) << log2;
+        if (begin < t1 && end > t0) all.merge(h);
+    }
+    return all;
+}
+
 }  // namespace tokenscope::store

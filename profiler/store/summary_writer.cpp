@@ -13,7 +13,8 @@ SummaryWriter::SummaryWriter(const Connection& conn, std::int64_t run_id, int wi
     : conn_(conn),
       run_id_(run_id),
       width_log2_(width_log2),
-      insert_(conn, "INSERT INTO summary_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") {}
+      insert_(conn, "INSERT INTO summary_chunk VALUES (NULL, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+      histograms_(conn, run_id) {}
 
 SummaryWriter::~SummaryWriter() = default;
 
@@ -33,6 +34,7 @@ void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activit
         for (auto& p : l.pending) p.reserve(kChunkRecords);
     }
     for (const trace::Activity& a : sorted) track_for(l, lane, a.start_ns).add(a);
+    histograms_.add(lane, sorted);
 }
 
 LaneSummarizer& SummaryWriter::track_for(Lane& l, std::uint16_t lane, std::int64_t start_ns) {
@@ -67,11 +69,13 @@ void SummaryWriter::finish() {
         for (int level = 0; level < lanes_[lane].levels; ++level)
             write(static_cast<std::uint16_t>(lane), level);
     }
+    histograms_.finish();
     Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
 }
 
 void build_summaries(const Connection& conn, std::int64_t run_id) {
     Statement(conn, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
+    Statement(conn, "DELETE FROM duration_histogram WHERE run_id = ?1").bind_int(1, run_id).run();
     SummaryWriter writer(conn, run_id);
     // In the order the writer wrote them, lane by lane: a last chunk of long ranges that
     // ended late comes last, as it came (summary_writer.h).

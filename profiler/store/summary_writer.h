@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "histogram_writer.h"
 #include "statement.h"
 #include "timeline_summary.h"
 #include "trace/activity.h"
@@ -34,9 +35,11 @@ class SummaryWriter {
     SummaryWriter(const SummaryWriter&) = delete;
     SummaryWriter& operator=(const SummaryWriter&) = delete;
 
-    // One chunk of a lane's activities, sorted by start.
+    // One chunk of a lane's activities, sorted by start: into the summaries and the
+    // duration histograms (HistogramWriter).
     void add_chunk(std::uint16_t lane, std::span<const trace::Activity> sorted);
-    // Closes every bin, writes what is buffered and marks the run summarised.
+    // Closes every bin, writes what is buffered (histograms too) and marks the run
+    // summarised.
     void finish();
 
   private:
@@ -53,13 +56,14 @@ class SummaryWriter {
     std::int64_t run_id_;
     int width_log2_;
     Statement insert_;
+    HistogramWriter histograms_;
     std::vector<Lane> lanes_;
     std::vector<std::uint8_t> blob_;
 };
 
-// Builds the summaries of a run from its stored activity chunks, replacing any partial
-// ones (a migration, or a run whose writer never finished). Inside the caller's write
-// transaction.
+// Builds the summaries and histograms of a run from its stored activity chunks,
+// replacing any partial ones (a migration, or a run whose writer never finished). Inside
+// the caller's write transaction.
 void build_summaries(const Connection& conn, std::int64_t run_id);
 // build_summaries for every run of the file not yet summarised.
 void build_missing_summaries(const Connection& conn);
