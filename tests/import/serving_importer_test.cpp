@@ -137,6 +137,19 @@ TEST(ServingImporter, BadInput) {
     expect_error(write_file("empty.json", ""), "empty file");
 }
 
+// One error style for every JSON reader: the file, the byte offset, what was expected.
+TEST(ServingImporter, SyntaxErrorsSayTheByteAndWhatWasExpected) {
+    // {"ttfts": [0.1, 0.2 }}: the '}' is byte 20 (0-based), where the array wants ',' or ']'.
+    expect_error(write_file("brace.json", R"({"ttfts": [0.1, 0.2 }})"),
+                 "invalid JSON at byte 20: expected ',' or ']'");
+    // SGLang's JSONL, its second line cut: the offset counts from the file's start.
+    const std::string first = R"({"backend": "sglang", "ttfts": [0.1], "itls": [[]]})";
+    const std::string second = R"({"ttfts": [0.2)";
+    expect_error(write_file("cut.jsonl", first + "\n" + second + "\n"),
+                 "line 2: invalid JSON at byte " +
+                     std::to_string(first.size() + 1 + second.size()) + ": unexpected end of data");
+}
+
 TEST(ServingImporter, AcceptsResultsHeadsOnly) {
     ServingImporter s;
     EXPECT_TRUE(s.accepts(R"({"date": "20240101-000000", "backend": "vllm", "model_id": "m")"));
