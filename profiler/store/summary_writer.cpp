@@ -31,7 +31,6 @@ void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activit
         l.width_log2 = l.tracks.front()->width_log2();  // as the summarizer clamped it
         l.levels = l.tracks.front()->levels();
         l.pending.resize(static_cast<std::size_t>(l.levels));
-        for (auto& p : l.pending) p.reserve(kChunkRecords);
     }
     for (const trace::Activity& a : sorted) track_for(l, lane, a.start_ns).add(a);
     histograms_.add(lane, sorted);
@@ -45,7 +44,9 @@ LaneSummarizer& SummaryWriter::track_for(Lane& l, std::uint16_t lane, std::int64
         l.width_log2, [this, lane](int level, const SummaryBin& b) {
             auto& pending = lanes_[lane].pending[static_cast<std::size_t>(level)];
             pending.push_back(b);
+            ++pending_records_;
             if (pending.size() >= kChunkRecords) write(lane, level);
+            if (pending_records_ >= kMaxPendingRecords) write_all();
         }));
     return *l.tracks.back();
 }
@@ -60,15 +61,22 @@ void SummaryWriter::write(std::uint16_t lane, int level) {
     insert_.bind_int(5, b.bin_min).bind_int(6, b.bin_max);
     insert_.bind_int(7, static_cast<std::int64_t>(pending.size())).bind_blob(8, blob_);
     insert_.run();
+    pending_records_ -= pending.size();
     pending.clear();
+    pending.shrink_to_fit();  // a lane's coarse levels fill rarely: give their memory back
+}
+
+void SummaryWriter::write_all() {
+    for (std::size_t lane = 0; lane < lanes_.size(); ++lane)
+        for (int level = 0; level < lanes_[lane].levels; ++level)
+            write(static_cast<std::uint16_t>(lane), level);
 }
 
 void SummaryWriter::finish() {
     for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
         for (auto& t : lanes_[lane].tracks) t->finish();
-        for (int level = 0; level < lanes_[lane].levels; ++level)
-            write(static_cast<std::uint16_t>(lane), level);
     }
+    write_all();
     histograms_.finish();
     Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
 }

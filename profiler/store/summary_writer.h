@@ -16,8 +16,10 @@ class Connection;
 
 // Writes a run's timeline summaries (summary_chunk rows) as its activity chunks are
 // written: per lane up to kTracks LaneSummarizers, their records buffered per level and
-// written in chunks of kChunkRecords, inside the writer's open transaction. Memory stays
-// bounded by lanes x tracks x levels x kChunkRecords whatever the run's size.
+// written in chunks of kChunkRecords, inside the writer's open transaction; when
+// kMaxPendingRecords are buffered in all (a run of thousands of lanes), every buffer is
+// written as it is. Memory stays bounded by that and by lanes x tracks x levels open bins,
+// whatever the run's length.
 //
 // Activities of a lane mostly come in start order, but not all: long ranges arrive when
 // they end, after everything they hold, and a last partial chunk of them may span the
@@ -28,6 +30,7 @@ class SummaryWriter {
   public:
     static constexpr std::size_t kChunkRecords = 1024;
     static constexpr std::size_t kTracks = 4;
+    static constexpr std::size_t kMaxPendingRecords = 1 << 16;
 
     // width_log2 0: each lane's finest width comes from its first chunk's density.
     SummaryWriter(const Connection& conn, std::int64_t run_id, int width_log2 = 0);
@@ -51,6 +54,7 @@ class SummaryWriter {
     };
     LaneSummarizer& track_for(Lane& lane, std::uint16_t index, std::int64_t start_ns);
     void write(std::uint16_t lane, int level);
+    void write_all();
 
     const Connection& conn_;
     std::int64_t run_id_;
@@ -58,6 +62,7 @@ class SummaryWriter {
     Statement insert_;
     HistogramWriter histograms_;
     std::vector<Lane> lanes_;
+    std::size_t pending_records_ = 0;
     std::vector<std::uint8_t> blob_;
 };
 

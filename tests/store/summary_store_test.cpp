@@ -195,6 +195,50 @@ TEST(SummaryStore, RangesArrivingLastKeepTheSummaryCompact) {
     }
 }
 
+// Thousands of lanes, each with too few records to fill a chunk: the writer writes its
+// buffers out once 2^16 records wait, and every lane still adds up at every level.
+TEST(SummaryStore, ManyLanesFlushTheirBuffersAndStillAddUp) {
+    TempDir dir;
+    const std::string path = dir.file("lanes.tokenscope");
+    constexpr int kLanes = 3000, kPerLane = 20;
+    std::int64_t run = 0;
+    {
+        WriterOptions opt;
+        opt.summary_width_log2 = kWidthLog2;
+        StoreWriter writer(path, opt);
+        auto w = writer.begin_run({});
+        for (int lane = 0; lane < kLanes; ++lane)
+            w->add_lane({trace::LaneKind::CpuThread, -1, 1, lane, "thread"});
+        w->intern("call");
+        // Activity i of every lane at i ms + lane us, 1 us long: a bin of its own on the
+        // levels finer than a millisecond.
+        for (int i = 0; i < kPerLane; ++i)
+            for (int lane = 0; lane < kLanes; ++lane) {
+                trace::Activity a;
+                a.lane = static_cast<std::uint16_t>(lane);
+                a.name = 1;
+                a.start_ns = std::int64_t{i} * 1'000'000 + lane * 1000;
+                a.end_ns = a.start_ns + 1000;
+                w->add_activity(a);
+            }
+        w->finish();
+        run = w->run_id();
+    }
+    StoreReader reader(path);
+    ASSERT_TRUE(reader.has_summaries(run));
+    for (std::uint16_t lane : {0, 1, 1499, 2999}) {
+        for (const SummaryLevel& level : reader.summary_levels(run, lane)) {
+            std::int64_t busy = 0, count = 0;
+            for (const auto& b : reader.summary_bins(run, lane, level.level, 0, 1'000'000'000))
+                busy += b.busy_ns, count += b.count;
+            EXPECT_EQ(busy, kPerLane * 1000) << lane << " level " << level.level;
+            EXPECT_EQ(count, kPerLane) << lane << " level " << level.level;
+        }
+    }
+    // Written in several rounds: more chunk rows than lanes x levels.
+    EXPECT_GT(tokenscope::test::query_int(path, "SELECT count(*) FROM summary_chunk"), kLanes * 12);
+}
+
 // A range asked of a level gets just the bins that overlap it.
 TEST(SummaryStore, RangeGivesTheBinsItOverlaps) {
     TempDir dir;
