@@ -225,8 +225,7 @@ ALTER TABLE step ADD COLUMN marker_end_ns INTEGER NOT NULL DEFAULT 0;
 // summaries at levels of bins each 8 times wider than the one below, as chunks of
 // records (summary_codec.h); run.summarized = 1 once a run's are complete. The migration
 // builds them for every run of the file from its activity chunks (summary_writer.h).
-constexpr const char* kMigrate9To10 = R"sql(
-ALTER TABLE run ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;
+constexpr const char* kSummaryTables = R"sql(
 CREATE TABLE summary_chunk (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL,
@@ -240,11 +239,13 @@ CREATE TABLE summary_chunk (
 );
 CREATE INDEX summary_chunk_by_lane ON summary_chunk (run_id, lane, level, bin_min);
 )sql";
+constexpr const char* kMigrate9To10 =
+    "ALTER TABLE run ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;";
 
 // Version 10 -> 11: duration histograms (duration_histogram.h) per lane, name and block
 // of 2^block_log2 ns, written with the summaries. Every run's summaries are built again
 // with them (summarized = 0, then build_missing_summaries).
-constexpr const char* kMigrate10To11 = R"sql(
+constexpr const char* kHistogramTables = R"sql(
 CREATE TABLE duration_histogram (
     run_id INTEGER NOT NULL,
     lane INTEGER NOT NULL,
@@ -255,8 +256,8 @@ CREATE TABLE duration_histogram (
     data BLOB NOT NULL
 );
 CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
-UPDATE run SET summarized = 0;
 )sql";
+constexpr const char* kMigrate10To11 = "UPDATE run SET summarized = 0;";
 
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
@@ -289,7 +290,7 @@ void create_schema(const Connection& conn) {
         conn.exec(kMigrate7To8);
         conn.exec(kMigrate8To9);
         conn.exec(kMigrate9To10);
-        conn.exec(kMigrate10To11);
+        create_summary_tables(conn);
         stamp(conn, kSchemaVersion);
     });
 }
@@ -336,11 +337,17 @@ void migrate(const Connection& conn) {
             version = 9;
         }
         if (version == 9) {
-            if (!has_summary_tables(conn)) conn.exec(kMigrate9To10);
+            if (!has_summary_tables(conn)) {
+                conn.exec(kMigrate9To10);
+                conn.exec(kSummaryTables);
+            }
             version = 10;
         }
         if (version == 10) {
-            if (!has_histogram_table(conn)) conn.exec(kMigrate10To11);
+            if (!has_histogram_table(conn)) {
+                conn.exec(kHistogramTables);
+                conn.exec(kMigrate10To11);
+            }
             // Summaries and histograms in one pass over each run's chunks.
             build_missing_summaries(conn);
             version = 11;
@@ -353,6 +360,11 @@ bool has_step_batch(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM pragma_table_info('step') WHERE "
                "name = 'decode_tokens'") > 0;
+}
+
+void create_summary_tables(const Connection& conn) {
+    conn.exec(kSummaryTables);
+    conn.exec(kHistogramTables);
 }
 
 bool has_histogram_table(const Connection& conn) {

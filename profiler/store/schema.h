@@ -30,6 +30,9 @@ inline constexpr int kRunColumnCount = 17;
 
 // Creates the current schema in an empty database and stamps its ids.
 void create_schema(const Connection& conn);
+// The summary_chunk and duration_histogram tables with their indexes (a file's, or a
+// summary cache's: summary_cache.h).
+void create_summary_tables(const Connection& conn);
 // Brings a file of an older version to kSchemaVersion in one transaction.
 void migrate(const Connection& conn);
 // True when the file has the kernel_launch table (a version 2 file opened

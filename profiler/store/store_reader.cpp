@@ -14,6 +14,7 @@
 #include "schema.h"
 #include "statement.h"
 #include "store_error.h"
+#include "summary_cache.h"
 #include "trace/activity_order.h"
 #include "trace/memory_budget.h"
 #include "wal_copy.h"
@@ -195,18 +196,22 @@ void add_incomplete_diagnostic(trace::RunData& run) {
 
 }  // namespace
 
-StoreReader::StoreReader(const std::string& path) : path_(path), open_path_(path) {
+StoreReader::StoreReader(const std::string& path, ReaderOptions options)
+    : path_(path), open_path_(path) {
     detail::probe_file(path, /*allow_missing=*/false);
     open_connection();
     if (schema_version_ == 0)
         throw ForeignFileError(path,
                                "not a Tokenscope file (empty SQLite database, application_id 0x0)");
-    if (schema_version_ < kSchemaVersion) migrate_or_read_as_is();
+    if (schema_version_ < kSchemaVersion && (options.migrate || schema_version_ < 2))
+        migrate_or_read_as_is();
     has_launch_rows_ = detail::has_launch_table(*conn_);
     has_launch_chunks_ = detail::has_launch_chunks(*conn_);
     has_graphs_ = detail::has_graph_table(*conn_);
     has_summary_tables_ = detail::has_summary_tables(*conn_);
     has_histogram_table_ = detail::has_histogram_table(*conn_);
+    if (!runs_without_summaries().empty())
+        cache_ = detail::open_summary_cache(path_, detail::summary_cache_path(path_));
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
     conn_->exec("PRAGMA mmap_size = 17179869184");
     db_ = conn_->get();

@@ -31,16 +31,23 @@ struct RunSummary {
     std::int64_t launch_count = 0;  // kernels with launch facts (grid, block, ...)
 };
 
+struct ReaderOptions {
+    // Migrate an older file in place on open (one transaction). Off: it is read as it is
+    // (a version 1 file must migrate all the same), and its runs have no summaries but
+    // those build_summary_cache makes.
+    bool migrate = true;
+};
+
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,
-// inside one transaction). A version 2 file that cannot be migrated (read-only
-// media, another writer holding the lock) is read as it is, its runs without
+// inside one transaction, unless ReaderOptions say not to). A version 2 file that cannot be
+// migrated (read-only media, another writer holding the lock) is read as it is, its runs without
 // kernel launches. A -wal beside the file (a capture running, or killed) is
 // read too, through a private copy where SQLite cannot index it in place.
 // Throws StoreError naming the file and the problem for a missing, truncated,
 // corrupt or foreign (ForeignFileError) file.
 class StoreReader {
   public:
-    explicit StoreReader(const std::string& path);
+    explicit StoreReader(const std::string& path, ReaderOptions options = {});
     ~StoreReader();
     StoreReader(const StoreReader&) = delete;
     StoreReader& operator=(const StoreReader&) = delete;
@@ -63,6 +70,13 @@ class StoreReader {
     // Section 17's timeline summaries (docs/file-format.md, summary_chunk): false when the
     // run has none (a file read without migrating, a capture that did not finish).
     bool has_summaries(std::int64_t run_id) const;
+    // Builds the summaries and histograms of every run that lacks them (a file read without
+    // migrating: read-only media, another writer's lock, ReaderOptions) into the cache of
+    // summary_cache.h, beside the user's data and never in the file, and reads them from
+    // there from now on, as later opens of the unchanged file do. False when every run
+    // had its summaries. Progress counts activities; trace::Cancelled leaves no cache.
+    bool build_summary_cache(const trace::ProgressFn& progress = {});
+
     // [first start, last end] of a lane's activities, from the chunk directory alone;
     // empty for a lane without activities.
     std::optional<std::pair<std::int64_t, std::int64_t>> lane_bounds(std::int64_t run_id,
@@ -106,6 +120,10 @@ class StoreReader {
     bool has_graphs_ = false;
     bool has_summary_tables_ = false;   // schema 10
     bool has_histogram_table_ = false;  // schema 11
+    // Where run_id's summaries are read: the file, its cache, or nowhere (nullptr).
+    const detail::Connection* summaries_of(std::int64_t run_id) const;
+    std::vector<std::int64_t> runs_without_summaries() const;
+    std::unique_ptr<detail::Connection> cache_;  // summary_cache.h, when there is one
     std::unique_ptr<detail::Connection> conn_;
 };
 

@@ -7,6 +7,7 @@
 #include "statement.h"
 #include "store_error.h"
 #include "store_reader.h"
+#include "summary_cache.h"
 #include "summary_codec.h"
 
 namespace tokenscope::store {
@@ -41,11 +42,40 @@ bool valid_level(std::int64_t width_log2, std::int64_t level) {
 
 }  // namespace
 
+std::vector<std::int64_t> StoreReader::runs_without_summaries() const {
+    Statement st(*conn_, has_summary_tables_ ? "SELECT id FROM run WHERE summarized = 0 ORDER BY id"
+                                             : "SELECT id FROM run ORDER BY id");
+    std::vector<std::int64_t> out;
+    while (st.step()) out.push_back(st.int64(0));
+    return out;
+}
+
+const detail::Connection* StoreReader::summaries_of(std::int64_t run_id) const {
+    auto summarized = [&](const detail::Connection& c) {
+        Statement st(c, "SELECT summarized FROM run WHERE id = ?1");
+        st.bind_int(1, run_id);
+        return st.step() && st.int64(0) == 1;
+    };
+    if (has_summary_tables_ && summarized(*conn_)) return conn_.get();
+    if (cache_ && summarized(*cache_)) return cache_.get();
+    return nullptr;
+}
+
 bool StoreReader::has_summaries(std::int64_t run_id) const {
-    if (!has_summary_tables_) return false;
-    Statement st(*conn_, "SELECT summarized FROM run WHERE id = ?1");
-    st.bind_int(1, run_id);
-    return st.step() && st.int64(0) == 1;
+    return summaries_of(run_id) != nullptr;
+}
+
+bool StoreReader::build_summary_cache(const trace::ProgressFn& progress) {
+    const auto lacking = runs_without_summaries();
+    bool missing = false;
+    for (std::int64_t run : lacking) missing = missing || summaries_of(run) == nullptr;
+    if (!missing) return false;
+    const std::string cache_path = detail::summary_cache_path(path_);
+    cache_.reset();
+    detail::build_summary_cache(*conn_, path_, lacking, cache_path, progress);
+    cache_ = detail::open_summary_cache(path_, cache_path);
+    if (!cache_) throw StoreError(cache_path, "the summary cache just built does not open");
+    return true;
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
@@ -62,8 +92,9 @@ std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
 std::vector<SummaryLevel> StoreReader::summary_levels(std::int64_t run_id,
                                                       std::uint16_t lane) const {
     std::vector<SummaryLevel> out;
-    if (!has_summaries(run_id)) return out;
-    Statement st(*conn_,
+    const detail::Connection* source = summaries_of(run_id);
+    if (source == nullptr) return out;
+    Statement st(*source,
                  "SELECT DISTINCT level, width_log2 FROM summary_chunk WHERE run_id = ?1 AND "
                  "lane = ?2 ORDER BY level");
     st.bind_int(1, run_id).bind_int(2, lane);
@@ -89,7 +120,7 @@ std::vector<SummaryBin> StoreReader::summary_bins(std::int64_t run_id, std::uint
     if (hi - lo >= kMaxBins)
         throw StoreError(path_, "summary range of " + std::to_string(hi - lo + 1) +
                                     " bins asked for; at most " + std::to_string(kMaxBins));
-    Statement st(*conn_,
+    Statement st(*summaries_of(run_id),
                  "SELECT bin_min, bin_max, count, data FROM summary_chunk WHERE run_id = ?1 AND "
                  "lane = ?2 AND level = ?3 AND bin_min <= ?5 AND bin_max >= ?4 "
                  "ORDER BY bin_min, id");
@@ -133,8 +164,11 @@ DurationHistogram StoreReader::duration_histogram(std::int64_t run_id, std::uint
                                                   std::int64_t t0, std::int64_t t1,
                                                   std::optional<std::uint16_t> lane) const {
     DurationHistogram all;
-    if (!has_histogram_table_ || t1 <= t0 || !has_summaries(run_id)) return all;
-    Statement st(*conn_,
+    const detail::Connection* source = summaries_of(run_id);
+    // A version 10 file read as it is has summaries but no histograms.
+    if (source == nullptr || t1 <= t0 || (source == conn_.get() && !has_histogram_table_))
+        return all;
+    Statement st(*source,
                  "SELECT lane, block_log2, block, data FROM duration_histogram WHERE run_id = ?1 "
                  "AND name = ?2 ORDER BY block");
     st.bind_int(1, run_id).bind_int(2, name);

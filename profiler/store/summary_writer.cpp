@@ -81,13 +81,14 @@ void SummaryWriter::finish() {
     Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
 }
 
-void build_summaries(const Connection& conn, std::int64_t run_id) {
-    Statement(conn, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
-    Statement(conn, "DELETE FROM duration_histogram WHERE run_id = ?1").bind_int(1, run_id).run();
-    SummaryWriter writer(conn, run_id);
+void build_summaries(const Connection& source, const Connection& target, std::int64_t run_id,
+                     const std::function<void(std::int64_t)>& advance) {
+    Statement(target, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
+    Statement(target, "DELETE FROM duration_histogram WHERE run_id = ?1").bind_int(1, run_id).run();
+    SummaryWriter writer(target, run_id);
     // In the order the writer wrote them, lane by lane: a last chunk of long ranges that
     // ended late comes last, as it came (summary_writer.h).
-    Statement chunks(conn,
+    Statement chunks(source,
                      "SELECT lane, start_min, count, data FROM activity_chunk WHERE run_id = ?1 "
                      "ORDER BY lane, id");
     chunks.bind_int(1, run_id);
@@ -95,16 +96,21 @@ void build_summaries(const Connection& conn, std::int64_t run_id) {
     while (chunks.step()) {
         const std::int64_t lane = chunks.int64(0);
         if (lane < 0 || lane > 0xffff)
-            throw StoreError(conn.path(),
+            throw StoreError(source.path(),
                              "corrupt file: activity chunk of lane " + std::to_string(lane));
         decoded.clear();
         if (!decode_chunk(chunks.blob(3), chunks.int64(1), static_cast<std::uint16_t>(lane),
                           chunks.int64(2), decoded))
-            throw StoreError(conn.path(), "corrupt file: malformed activity chunk of lane " +
-                                              std::to_string(lane));
+            throw StoreError(source.path(), "corrupt file: malformed activity chunk of lane " +
+                                                std::to_string(lane));
         writer.add_chunk(static_cast<std::uint16_t>(lane), decoded);
+        if (advance) advance(static_cast<std::int64_t>(decoded.size()));
     }
     writer.finish();
+}
+
+void build_summaries(const Connection& conn, std::int64_t run_id) {
+    build_summaries(conn, conn, run_id);
 }
 
 void build_missing_summaries(const Connection& conn) {

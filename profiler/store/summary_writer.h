@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -68,7 +69,11 @@ class SummaryWriter {
 
 // Builds the summaries and histograms of a run from its stored activity chunks,
 // replacing any partial ones (a migration, or a run whose writer never finished). Inside
-// the caller's write transaction.
+// the caller's write transaction. `target` may be another file than `source` (a summary
+// cache, summary_cache.h) that has the summary tables and a run table with `summarized`;
+// `advance` hears of each chunk's activities.
+void build_summaries(const Connection& source, const Connection& target, std::int64_t run_id,
+                     const std::function<void(std::int64_t)>& advance = {});
 void build_summaries(const Connection& conn, std::int64_t run_id);
 // build_summaries for every run of the file not yet summarised.
 void build_missing_summaries(const Connection& conn);
