@@ -221,42 +221,12 @@ ALTER TABLE step ADD COLUMN decode_key_tokens INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE step ADD COLUMN marker_end_ns INTEGER NOT NULL DEFAULT 0;
 )sql";
 
-// Version 9 -> 10: runs larger than memory (DESIGN.md section 17). Per lane, timeline
-// summaries at levels of bins each 8 times wider than the one below, as chunks of
-// records (summary_codec.h); run.summarized = 1 once a run's are complete. The migration
-// builds them for every run of the file from its activity chunks (summary_writer.h).
-constexpr const char* kSummaryTables = R"sql(
-CREATE TABLE summary_chunk (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL,
-    lane INTEGER NOT NULL,
-    level INTEGER NOT NULL,
-    width_log2 INTEGER NOT NULL,
-    bin_min INTEGER NOT NULL,
-    bin_max INTEGER NOT NULL,
-    count INTEGER NOT NULL,
-    data BLOB NOT NULL
-);
-CREATE INDEX summary_chunk_by_lane ON summary_chunk (run_id, lane, level, bin_min);
-)sql";
+// Version 9 -> 10: runs larger than memory (DESIGN.md section 17): run.summarized and the
+// summary_chunk table (summary_schema.cpp). Version 10 -> 11: the duration_histogram table;
+// every run's summaries are built again with its histograms (summarized = 0, then
+// build_missing_summaries).
 constexpr const char* kMigrate9To10 =
     "ALTER TABLE run ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;";
-
-// Version 10 -> 11: duration histograms (duration_histogram.h) per lane, name and block
-// of 2^block_log2 ns, written with the summaries. Every run's summaries are built again
-// with them (summarized = 0, then build_missing_summaries).
-constexpr const char* kHistogramTables = R"sql(
-CREATE TABLE duration_histogram (
-    run_id INTEGER NOT NULL,
-    lane INTEGER NOT NULL,
-    name INTEGER NOT NULL,
-    block_log2 INTEGER NOT NULL,
-    block INTEGER NOT NULL,
-    count INTEGER NOT NULL,
-    data BLOB NOT NULL
-);
-CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
-)sql";
 constexpr const char* kMigrate10To11 = "UPDATE run SET summarized = 0;";
 
 bool has_column(const Connection& conn, const char* table, const char* column) {
@@ -339,13 +309,13 @@ void migrate(const Connection& conn) {
         if (version == 9) {
             if (!has_summary_tables(conn)) {
                 conn.exec(kMigrate9To10);
-                conn.exec(kSummaryTables);
+                create_summary_chunk_table(conn);
             }
             version = 10;
         }
         if (version == 10) {
             if (!has_histogram_table(conn)) {
-                conn.exec(kHistogramTables);
+                create_histogram_table(conn);
                 conn.exec(kMigrate10To11);
             }
             // Summaries and histograms in one pass over each run's chunks.
@@ -360,21 +330,6 @@ bool has_step_batch(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM pragma_table_info('step') WHERE "
                "name = 'decode_tokens'") > 0;
-}
-
-void create_summary_tables(const Connection& conn) {
-    conn.exec(kSummaryTables);
-    conn.exec(kHistogramTables);
-}
-
-bool has_histogram_table(const Connection& conn) {
-    return conn.query_int(
-               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-               "name = 'duration_histogram'") > 0;
-}
-
-bool has_summary_tables(const Connection& conn) {
-    return has_column(conn, "run", "summarized");
 }
 
 bool has_step_windows(const Connection& conn) {

@@ -31,8 +31,10 @@ inline constexpr int kRunColumnCount = 17;
 // Creates the current schema in an empty database and stamps its ids.
 void create_schema(const Connection& conn);
 // The summary_chunk and duration_histogram tables with their indexes (a file's, or a
-// summary cache's: summary_cache.h).
+// summary cache's: summary_cache.h), together or one each (summary_schema.cpp).
 void create_summary_tables(const Connection& conn);
+void create_summary_chunk_table(const Connection& conn);
+void create_histogram_table(const Connection& conn);
 // Brings a file of an older version to kSchemaVersion in one transaction.
 void migrate(const Connection& conn);
 // True when the file has the kernel_launch table (a version 2 file opened

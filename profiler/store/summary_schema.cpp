@@ -1,0 +1,67 @@
+// The tables of DESIGN.md section 17 (schema 10 and 11), in a file's schema and in a
+// summary cache's (summary_cache.h): docs/file-format.md, summary_chunk and
+// duration_histogram.
+#include "connection.h"
+#include "schema.h"
+
+namespace tokenscope::store::detail {
+namespace {
+
+// Per lane, timeline summaries at levels of bins each 8 times wider than the one below, as
+// chunks of records (summary_codec.h).
+constexpr const char* kSummaryChunkTable = R"sql(
+CREATE TABLE summary_chunk (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    level INTEGER NOT NULL,
+    width_log2 INTEGER NOT NULL,
+    bin_min INTEGER NOT NULL,
+    bin_max INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX summary_chunk_by_lane ON summary_chunk (run_id, lane, level, bin_min);
+)sql";
+
+// Duration histograms (duration_histogram.h) per lane, name and block of 2^block_log2 ns.
+constexpr const char* kHistogramTable = R"sql(
+CREATE TABLE duration_histogram (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    name INTEGER NOT NULL,
+    block_log2 INTEGER NOT NULL,
+    block INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
+)sql";
+
+}  // namespace
+
+void create_summary_chunk_table(const Connection& conn) {
+    conn.exec(kSummaryChunkTable);
+}
+
+void create_histogram_table(const Connection& conn) {
+    conn.exec(kHistogramTable);
+}
+
+void create_summary_tables(const Connection& conn) {
+    create_summary_chunk_table(conn);
+    create_histogram_table(conn);
+}
+
+bool has_summary_tables(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM pragma_table_info('run') WHERE name = 'summarized'") > 0;
+}
+
+bool has_histogram_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'duration_histogram'") > 0;
+}
+
+}  // namespace tokenscope::store::detail
