@@ -30,7 +30,7 @@ struct MatmulCall {
 // results stay exact where the built-in kernels' are), the first algorithm of the
 // heuristic within a 32 MiB workspace. Each shape's algorithm is chosen once and the
 // kernels its call launches are counted once, by capturing one call into a graph that
-// is never launched (prepare()): the kernel plan names one entry, and the spec join
+// is never launched (prepare()): the kernel plan names one entry, and the plan matcher
 // needs to know how many kernels that entry launches (a GEMM plus, for split-K, a
 // reduction). Without cuBLASLt, or for a shape it cannot do, the built-in kernels
 // (launch_matmul: split-k GEMV, tiled GEMM) run, one kernel per call.

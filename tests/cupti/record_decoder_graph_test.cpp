@@ -1,12 +1,12 @@
 // CUDA graphs in CUPTI records: kernels and memsets a cudaGraphLaunch ran carry its
 // correlation id and their graphId/graphNodeId; the decoder keeps the node of each and
-// the spec join names a graph's kernels by their order in it. Hand-made records.
+// the plan matcher names a graph's kernels by their order in it. Hand-made records.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "capture/cupti/kernel_spec_join.h"
+#include "capture/cupti/kernel_plan_matcher.h"
 #include "capture/cupti/record_decoder.h"
 #include "capture/memory_run_writer.h"
 #include "cupti_records.h"
@@ -96,14 +96,14 @@ TEST(RecordDecoderGraph, GraphWorkKeepsItsNodeAndItsLaunchCall) {
     EXPECT_EQ(d->value, 4.0);
 }
 
-TEST(RecordDecoderGraph, SpecJoinNamesAGraphsKernelsInTheirOrder) {
+TEST(RecordDecoderGraph, PlanMatcherNamesAGraphsKernelsInTheirOrder) {
     MemoryRunWriter writer;
-    KernelSpecJoin join;
-    RecordDecoder decoder{writer, DecoderOptions{"", false, 4242, &join}};
+    KernelPlanMatcher matcher;
+    RecordDecoder decoder{writer, DecoderOptions{"", false, 4242, &matcher}};
     // One iteration window [900, 5000] holding one cudaGraphLaunch of three kernels,
     // whose records arrive out of order, two before the call's.
-    join.add_window(900, 5000,
-                    {{"embedding", 10, 100}, {"qkv_proj", 20, 200}, {"lm_head", 30, 300}});
+    matcher.add_window(900, 5000,
+                       {{"embedding", 10, 100}, {"qkv_proj", 20, 200}, {"lm_head", 30, 300}});
     const auto call = api(CUPTI_ACTIVITY_KIND_RUNTIME, kGraphLaunch, 1000, 1040, 1, kCall);
     const auto k1 = graph_kernel(2000, 1), k2 = graph_kernel(2200, 2), k3 = graph_kernel(2400, 3);
     decoder.decode(as_record(k3));
@@ -119,8 +119,8 @@ TEST(RecordDecoderGraph, SpecJoinNamesAGraphsKernelsInTheirOrder) {
         if (a.kind == trace::ActivityKind::Kernel) names[a.start_ns] = std::string(run.name_of(a));
     EXPECT_EQ(names, (std::map<std::int64_t, std::string>{
                          {2000, "embedding"}, {2200, "qkv_proj"}, {2400, "lm_head"}}));
-    EXPECT_EQ(join.joined(), 3);
-    EXPECT_EQ(join.unmatched(), 0);
+    EXPECT_EQ(matcher.matched(), 3);
+    EXPECT_EQ(matcher.unmatched(), 0);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 #include "capture/nvml_sampler.h"
 #include "cuda_run_info.h"
 #include "cupti_tracer.h"
-#include "kernel_spec_join.h"
+#include "kernel_plan_matcher.h"
 #include "kernels/cuda/cuda_decode_runner.h"
 #include "kernels/decode_planner.h"
 #include "pm_sampler.h"
@@ -63,12 +63,13 @@ struct EntryTags {
     std::uint64_t first = 0;
 };
 
-// The runner's hooks: progress, the iteration windows the spec join names kernels
+// The runner's hooks: progress, the iteration windows the plan matcher names kernels
 // by (with each entry's kernel count and, for eager launches, the tag of its CUDA
 // calls), and each iteration's floor.
 kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::GpuInfo& gpu,
-                                        const trace::ProgressFn& progress, KernelSpecJoin& join,
-                                        EntryTags& tags, std::vector<IterationTokens>& iterations) {
+                                        const trace::ProgressFn& progress,
+                                        KernelPlanMatcher& matcher, EntryTags& tags,
+                                        std::vector<IterationTokens>& iterations) {
     const std::int32_t total = kernels::DecodePlanner(spec.shape, spec.decode).iteration_count();
     kernels::cuda::RunnerHooks hooks;
     hooks.iteration_begin = [&tags](const kernels::IterationPlan& plan, std::int64_t) {
@@ -81,8 +82,8 @@ kernels::cuda::RunnerHooks traced_hooks(const ModelRunSpec& spec, const trace::G
     hooks.entry_end = [] { cuptiActivityPopExternalCorrelationId(kPlanEntryTagKind, nullptr); };
     hooks.iteration_end = [&, gpu, total](const kernels::IterationPlan& plan,
                                           const kernels::cuda::IterationTiming& t) {
-        join.add_iteration(plan, t.begin_ns, t.end_ns,
-                           {t.graph ? 0 : tags.first, t.kernels_per_entry});
+        matcher.add_iteration(plan, t.begin_ns, t.end_ns,
+                              {t.graph ? 0 : tags.first, t.kernels_per_entry});
         iterations.push_back({plan.tokens_emitted, iteration_floor_ns(plan, gpu)});
         if (progress && !progress(static_cast<std::int32_t>(iterations.size()), total))
             throw trace::Cancelled();
@@ -114,16 +115,16 @@ void run_with_kernels(const CaptureConfig& config, store::RunWriter& writer,
     runner.set_cuda_graphs(config.cuda_graphs);
     info = with_workload(cuda_run_info(spec, 0), config.cuda_graphs, runner.kernels_description());
     writer.update_info(info);
-    KernelSpecJoin join;
+    KernelPlanMatcher matcher;
     EntryTags tags;
     std::vector<IterationTokens> iterations;
-    const auto hooks = traced_hooks(spec, info.gpu, progress, join, tags, iterations);
+    const auto hooks = traced_hooks(spec, info.gpu, progress, matcher, tags, iterations);
     NvmlSampler nvml;
     nvml.start();  // without NVML it queues an info diagnostic; the run goes on
     TracerOptions options;
     options.decoder.steps_from_markers = false;  // steps are tokens, written below
     options.decoder.process_id = getpid();
-    options.decoder.spec_join = &join;
+    options.decoder.plan_matcher = &matcher;
     options.external_correlation = true;  // the entry tags of the hooks above
     PmSampler pm;
     if (config.pm_sampling)

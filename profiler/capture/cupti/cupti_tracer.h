@@ -29,7 +29,7 @@ struct TracerOptions {
     bool markers = true;     // NVTX ranges (needs NVTX_INJECTION64_PATH pointing at libcupti
                              // or at an injection library that forwards to CUPTI)
     // EXTERNAL_CORRELATION records: the cuda runner tags each plan entry's CUDA calls
-    // (kPlanEntryTagKind) so the spec join finds a kernel's entry by its launch call.
+    // (kPlanEntryTagKind) so the plan matcher finds a kernel's entry by its launch call.
     bool external_correlation = false;
     std::chrono::milliseconds poll{10};             // writer thread wake-up
     std::chrono::milliseconds refit_interval{250};  // a new clock pair this often

@@ -5,7 +5,7 @@
 
 namespace tokenscope::capture::cupti {
 
-class KernelSpecJoin;
+class KernelPlanMatcher;
 
 struct DecoderOptions {
     // NVTX ranges whose name matches (std::regex_search, ECMAScript) go to a step
@@ -16,9 +16,9 @@ struct DecoderOptions {
     bool steps_from_markers = true;
     // The traced process (lanes carry it); CUPTI's API records name their own.
     std::int64_t process_id = 0;
-    // The built-in workload's join of kernels to their KernelSpec (the caller owns
+    // The built-in workload's matching of kernels to their plan entries (the caller owns
     // it and feeds it iteration windows); null: kernels keep CUDA names, no FLOPs.
-    KernelSpecJoin* spec_join = nullptr;
+    KernelPlanMatcher* plan_matcher = nullptr;
 };
 
 }  // namespace tokenscope::capture::cupti

@@ -123,27 +123,27 @@ void RecordDecoder::kernel(const KernelRecord& r) {
     // a graph kernel's launch facts could not be told from its neighbours'.
     if (r.correlationId != 0 && r.graphNodeId == 0) writer_.add_launch(launch_of(r));
     graph_node(a, r.graphId, r.graphNodeId);
-    if (options_.spec_join != nullptr)
-        options_.spec_join->add_kernel(a);
+    if (options_.plan_matcher != nullptr)
+        options_.plan_matcher->add_kernel(a);
     else
         emit(a);
 }
 
 void RecordDecoder::settle_kernels() {
-    if (options_.spec_join == nullptr) return;
-    options_.spec_join->settle([this](std::string_view n) { return writer_.intern(n); },
-                               [this](const trace::Activity& a) { emit(a); },
-                               [this](std::uint32_t id) { return kernel_names_.text(id); });
+    if (options_.plan_matcher == nullptr) return;
+    options_.plan_matcher->settle([this](std::string_view n) { return writer_.intern(n); },
+                                  [this](const trace::Activity& a) { emit(a); },
+                                  [this](std::uint32_t id) { return kernel_names_.text(id); });
 }
 
 // The cuda runner's tag of a plan entry on each CUDA call the entry made; other
-// tools' external ids (and every one without a join) are not the decoder's.
+// tools' external ids (and every one without a plan matcher) are not the decoder's.
 void RecordDecoder::external(const ExternalCorrelationRecord& r) {
-    if (options_.spec_join == nullptr || r.externalKind != kPlanEntryTagKind) {
+    if (options_.plan_matcher == nullptr || r.externalKind != kPlanEntryTagKind) {
         ++stats_.other_kinds;
         return;
     }
-    options_.spec_join->add_tag(r.correlationId, r.externalId);
+    options_.plan_matcher->add_tag(r.correlationId, r.externalId);
 }
 
 void RecordDecoder::memcpy(const MemcpyRecord& r) {
@@ -190,8 +190,8 @@ void RecordDecoder::api(const ApiRecord& r, CUpti_CallbackDomain domain) {
     }
     if (!timed(r.start, r.end, a)) return;
     emit(a);
-    if (options_.spec_join != nullptr && ApiNames::is_kernel_launch(domain, r.cbid))
-        options_.spec_join->add_launch(r.correlationId, a.start_ns);
+    if (options_.plan_matcher != nullptr && ApiNames::is_kernel_launch(domain, r.cbid))
+        options_.plan_matcher->add_launch(r.correlationId, a.start_ns);
 }
 
 void RecordDecoder::sync(const SyncRecord& r) {
@@ -278,11 +278,11 @@ bool RecordDecoder::is_step(std::uint32_t name, std::string_view text) {
 void RecordDecoder::finish() {
     if (finished_) return;
     finished_ = true;
-    if (options_.spec_join != nullptr) {
-        options_.spec_join->finish([this](std::string_view n) { return writer_.intern(n); },
-                                   [this](const trace::Activity& a) { emit(a); },
-                                   [this](std::uint32_t id) { return kernel_names_.text(id); });
-        write_join_diagnostics();
+    if (options_.plan_matcher != nullptr) {
+        options_.plan_matcher->finish([this](std::string_view n) { return writer_.intern(n); },
+                                      [this](const trace::Activity& a) { emit(a); },
+                                      [this](std::uint32_t id) { return kernel_names_.text(id); });
+        write_plan_match_diagnostics();
     }
     // A sync whose API record never came (API tracing off, or lost): keep it, on a
     // lane that says its thread is unknown.
@@ -297,25 +297,26 @@ void RecordDecoder::finish() {
     write_diagnostics();
 }
 
-void RecordDecoder::write_join_diagnostics() {
-    const auto& join = *options_.spec_join;
+void RecordDecoder::write_plan_match_diagnostics() {
+    const auto& matcher = *options_.plan_matcher;
     // The spec names replace CUDA's in the run, so the mapping is kept here.
-    std::string text = std::to_string(join.joined()) +
+    std::string text = std::to_string(matcher.matched()) +
                        " kernels named after the workload spec, with its FLOPs and bytes";
-    if (join.helpers() > 0)
-        text += " (" + std::to_string(join.helpers()) +
+    if (matcher.helpers() > 0)
+        text += " (" + std::to_string(matcher.helpers()) +
                 " of them library helper kernels, named entry/kernel, sharing their entry's "
                 "FLOPs and bytes in proportion to their durations)";
     text += "; CUDA names:";
     constexpr std::size_t kMaxCudaName = 160;  // templated kernels demangle to pages
-    for (const auto& [spec, cuda] : join.cuda_names())
+    for (const auto& [spec, cuda] : matcher.cuda_names())
         text +=
             " " + spec + "=" + std::string(kernel_names_.text(cuda).substr(0, kMaxCudaName)) + ";";
     writer_.add_diagnostic({"kernels_joined_to_spec", trace::Severity::Info,
-                            static_cast<double>(join.joined()), text});
-    if (join.unmatched() > 0)
+                            static_cast<double>(matcher.matched()), text});
+    if (matcher.unmatched() > 0)
         writer_.add_diagnostic(
-            {"kernels_without_spec", trace::Severity::Info, static_cast<double>(join.unmatched()),
+            {"kernels_without_spec", trace::Severity::Info,
+             static_cast<double>(matcher.unmatched()),
              "kernels outside the workload's iterations or whose iteration did not match its "
              "plan; they keep CUDA names and no FLOPs"});
 }

@@ -14,7 +14,7 @@
 #include "decoder_stats.h"
 #include "fixed_names.h"
 #include "kernel_names.h"
-#include "kernel_spec_join.h"
+#include "kernel_plan_matcher.h"
 #include "lane_map.h"
 #include "marker_pairer.h"
 #include "record_layouts.h"
@@ -44,8 +44,8 @@ class RecordDecoder {
     // Settles what is still open (NVTX ranges, syncs waiting for their API call) and
     // writes the decoder's diagnostics. Call once, after the last record.
     void finish();
-    // Writes the kernels the spec join has settled (decode_buffer does after each
-    // buffer); nothing without a join.
+    // Writes the kernels the plan matcher has settled (decode_buffer does after each
+    // buffer); nothing without a matcher.
     void settle_kernels();
 
     const DecoderStats& stats() const { return stats_; }
@@ -66,7 +66,7 @@ class RecordDecoder {
     // Maps [start, end] to host time into `a`; false (and counted) when incomplete.
     bool timed(std::uint64_t start, std::uint64_t end, trace::Activity& a);
     void emit(const trace::Activity& a);
-    void write_join_diagnostics();
+    void write_plan_match_diagnostics();
     bool is_step(std::uint32_t name, std::string_view text);
     void write_diagnostics();
 

@@ -22,7 +22,7 @@ using ExternalCorrelationRecord = CUpti_ActivityExternalCorrelation;
 #endif
 
 // The external correlation kind the cuda runner tags each plan entry's CUDA calls with
-// (KernelSpecJoin). PyTorch's Kineto uses CUSTOM0 and CUSTOM1; this one stays apart.
+// (KernelPlanMatcher). PyTorch's Kineto uses CUSTOM0 and CUSTOM1; this one stays apart.
 constexpr CUpti_ExternalCorrelationKind kPlanEntryTagKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
 
 }  // namespace tokenscope::capture::cupti

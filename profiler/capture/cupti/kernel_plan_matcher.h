@@ -29,7 +29,7 @@ namespace tokenscope::capture::cupti {
 //   its kernels in capture order. The window settles once exactly the planned number of
 //   kernels was launched inside it; they are taken by (launch call start, correlation,
 //   kernel start) and cut into entries by the per-entry counts. A window whose count
-//   differs joins nothing: its kernels keep their CUDA names and count as unmatched.
+//   differs matches nothing: its kernels keep their CUDA names and count as unmatched.
 //
 // An entry's longest kernel takes the entry's name; the others are its helpers, named
 // "entry/kernel" ("qkv_proj/splitKreduce_kernel"). The entry's FLOPs and bytes are
@@ -38,7 +38,7 @@ namespace tokenscope::capture::cupti {
 //
 // add_iteration()/add_window() are for the thread that drives the workload; everything
 // else runs on the tracer's writer thread (the decoder).
-class KernelSpecJoin {
+class KernelPlanMatcher {
   public:
     struct Spec {
         std::string name;
@@ -74,18 +74,18 @@ class KernelSpecJoin {
     void add_launch(std::uint32_t correlation, std::int64_t start_ns);
     void add_tag(std::uint32_t correlation, std::uint64_t tag);
     void add_kernel(const trace::Activity& kernel);
-    // Emits what is settled: joined kernels with their entry's name, FLOPs and bytes,
+    // Emits what is settled: matched kernels with their entry's name, FLOPs and bytes,
     // and kernels that no window can claim any more, unchanged.
     void settle(const Intern& intern, const Emit& emit, const Text& text = {});
-    // Settles what it can, joins each tagged window with the kernels it holds, then
+    // Settles what it can, matches each tagged window with the kernels it holds, then
     // emits every kernel still waiting, unchanged.
     void finish(const Intern& intern, const Emit& emit, const Text& text = {});
 
-    std::int64_t joined() const { return joined_; }    // named after an entry, helpers included
+    std::int64_t matched() const { return matched_; }  // named after an entry, helpers included
     std::int64_t helpers() const { return helpers_; }  // of those, not an entry's longest kernel
     std::int64_t unmatched() const { return unmatched_; }
     std::size_t waiting() const;
-    // Entry or helper name -> the CUDA (demangled) name id of the first kernel joined to it.
+    // Entry or helper name -> the CUDA (demangled) name id of the first kernel matched to it.
     const std::map<std::string, std::uint32_t>& cuda_names() const { return cuda_names_; }
 
     // "void splitKreduce_kernel<32, 16>(Params)" -> "splitKreduce_kernel": the name
@@ -131,7 +131,7 @@ class KernelSpecJoin {
     std::unordered_map<std::uint64_t, std::vector<trace::Activity>> tagged_;  // by tag
     std::size_t tagged_count_ = 0;
     std::map<std::string, std::uint32_t> cuda_names_;
-    std::int64_t joined_ = 0;
+    std::int64_t matched_ = 0;
     std::int64_t helpers_ = 0;
     std::int64_t unmatched_ = 0;
 };

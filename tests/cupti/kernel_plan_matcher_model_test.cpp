@@ -1,4 +1,4 @@
-// The plan join over a whole decode, recorded as the cuda runner's CUPTI records would
+// The plan matcher over a whole decode, recorded as the cuda runner's CUPTI records would
 // come with cuBLASLt projections (each projection and the LM head a GEMM plus a
 // split-K reduction, launched by the library's own driver calls), in shuffled order,
 // against the model backend's run of the same shape and plan: every planned kernel is
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/cupti/kernel_spec_join.h"
+#include "capture/cupti/kernel_plan_matcher.h"
 #include "capture/cupti/record_decoder.h"
 #include "capture/memory_run_writer.h"
 #include "capture/model/model_simulator.h"
@@ -83,7 +83,7 @@ class TracedDecode {
             const bool graph = graphs_ && !plan.prefill;
             const std::int64_t begin = host_;
             std::vector<std::function<void()>> records;
-            KernelSpecJoin::Launches launches;
+            KernelPlanMatcher::Launches launches;
             launches.first_tag = graph ? 0 : next_tag_;
             std::uint32_t graph_call = 0;
             if (graph) {
@@ -118,7 +118,7 @@ class TracedDecode {
             host_ = std::max(host_, gpu_) + 2000;
             std::shuffle(records.begin(), records.end(), rng);
             for (auto& r : records) r();
-            join_.add_iteration(plan, begin, host_, launches);
+            matcher_.add_iteration(plan, begin, host_, launches);
             decoder_.settle_kernels();
             next_tag_ += plan.kernels.size();
             host_ += 10'000;
@@ -127,7 +127,7 @@ class TracedDecode {
         writer_.finish();
         return writer_.data();
     }
-    const KernelSpecJoin& join() const { return join_; }
+    const KernelPlanMatcher& matcher() const { return matcher_; }
 
   private:
     template <typename Record>
@@ -137,14 +137,14 @@ class TracedDecode {
 
     bool graphs_;
     MemoryRunWriter writer_;
-    KernelSpecJoin join_;
-    RecordDecoder decoder_{writer_, DecoderOptions{"", false, 4242, &join_}};
+    KernelPlanMatcher matcher_;
+    RecordDecoder decoder_{writer_, DecoderOptions{"", false, 4242, &matcher_}};
     std::uint64_t host_ = 1'000'000, gpu_ = 0;
     std::uint32_t correlation_ = 0;
     std::uint64_t next_tag_ = 1;
 };
 
-void expect_plan_join(bool decode_as_graphs) {
+void expect_plan_match(bool decode_as_graphs) {
     const ModelRunSpec spec = resolve_model_run(tiny_decode());
     const kernels::DecodePlanner planner(spec.shape, spec.decode);
     TracedDecode traced(decode_as_graphs);
@@ -156,8 +156,8 @@ void expect_plan_join(bool decode_as_graphs) {
     const auto names = per_name(run, false);
     const auto entries = per_name(run, true);
 
-    EXPECT_EQ(traced.join().unmatched(), 0);
-    EXPECT_EQ(traced.join().waiting(), 0u);
+    EXPECT_EQ(traced.matcher().unmatched(), 0);
+    EXPECT_EQ(traced.matcher().waiting(), 0u);
     ASSERT_EQ(entries.size(), model.size());
     std::int64_t library_calls = 0;
     for (const auto& [name, m] : model) {
@@ -179,16 +179,16 @@ void expect_plan_join(bool decode_as_graphs) {
         }
         EXPECT_EQ(entries.at(name).kernels, m.kernels * (library ? 2 : 1));
     }
-    EXPECT_EQ(traced.join().helpers(), library_calls);
+    EXPECT_EQ(traced.matcher().helpers(), library_calls);
     EXPECT_GT(library_calls, 0);
 }
 
-TEST(KernelSpecJoinPlan, EagerLaunchesMatchTheModelBackendEntryByEntry) {
-    expect_plan_join(false);
+TEST(KernelPlanMatcherModel, EagerLaunchesMatchTheModelBackendEntryByEntry) {
+    expect_plan_match(false);
 }
 
-TEST(KernelSpecJoinPlan, GraphLaunchedDecodeMatchesTheModelBackendEntryByEntry) {
-    expect_plan_join(true);
+TEST(KernelPlanMatcherModel, GraphLaunchedDecodeMatchesTheModelBackendEntryByEntry) {
+    expect_plan_match(true);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "kernel_spec_join.h"
+#include "kernel_plan_matcher.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,8 +17,8 @@ std::int64_t duration(const trace::Activity& a) {
 
 }  // namespace
 
-void KernelSpecJoin::add_iteration(const kernels::IterationPlan& plan, std::int64_t begin_ns,
-                                   std::int64_t end_ns, const Launches& launches) {
+void KernelPlanMatcher::add_iteration(const kernels::IterationPlan& plan, std::int64_t begin_ns,
+                                      std::int64_t end_ns, const Launches& launches) {
     std::vector<Spec> specs;
     specs.reserve(plan.kernels.size());
     for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
@@ -29,8 +29,8 @@ void KernelSpecJoin::add_iteration(const kernels::IterationPlan& plan, std::int6
     add_window(begin_ns, end_ns, std::move(specs), launches.first_tag);
 }
 
-void KernelSpecJoin::add_window(std::int64_t begin_ns, std::int64_t end_ns, std::vector<Spec> specs,
-                                std::uint64_t first_tag) {
+void KernelPlanMatcher::add_window(std::int64_t begin_ns, std::int64_t end_ns,
+                                   std::vector<Spec> specs, std::uint64_t first_tag) {
     std::size_t expected = 0;
     for (const auto& s : specs) expected += static_cast<std::size_t>(std::max(s.kernels, 0));
     std::lock_guard lock(mutex_);
@@ -39,7 +39,7 @@ void KernelSpecJoin::add_window(std::int64_t begin_ns, std::int64_t end_ns, std:
 
 // One call may launch many kernels (a cudaGraphLaunch), whose records may come before
 // or after the call's: the call stays known until a window settles past it.
-void KernelSpecJoin::add_launch(std::uint32_t correlation, std::int64_t start_ns) {
+void KernelPlanMatcher::add_launch(std::uint32_t correlation, std::int64_t start_ns) {
     launches_[correlation] = start_ns;
     if (auto it = pending_.find(correlation); it != pending_.end()) {
         for (auto& k : it->second) located_.push_back({start_ns, k});
@@ -49,11 +49,11 @@ void KernelSpecJoin::add_launch(std::uint32_t correlation, std::int64_t start_ns
 }
 
 // Tagged kernels are moved to their tag in tag_waiting(), once per settle.
-void KernelSpecJoin::add_tag(std::uint32_t correlation, std::uint64_t tag) {
+void KernelPlanMatcher::add_tag(std::uint32_t correlation, std::uint64_t tag) {
     if (tag != 0) tags_[correlation] = tag;
 }
 
-void KernelSpecJoin::add_kernel(const trace::Activity& kernel) {
+void KernelPlanMatcher::add_kernel(const trace::Activity& kernel) {
     if (auto it = tags_.find(kernel.correlation); it != tags_.end()) {
         tagged_[it->second].push_back(kernel);
         ++tagged_count_;
@@ -67,11 +67,11 @@ void KernelSpecJoin::add_kernel(const trace::Activity& kernel) {
     ++pending_count_;
 }
 
-std::size_t KernelSpecJoin::waiting() const {
+std::size_t KernelPlanMatcher::waiting() const {
     return pending_count_ + located_.size() + tagged_count_;
 }
 
-void KernelSpecJoin::take_windows() {
+void KernelPlanMatcher::take_windows() {
     std::lock_guard lock(mutex_);
     for (auto& w : incoming_) {
         horizon_ns_ = std::max(horizon_ns_, w.end_ns);
@@ -82,7 +82,7 @@ void KernelSpecJoin::take_windows() {
 }
 
 // Kernels whose tag came after them move from located_ and pending_ to tagged_.
-void KernelSpecJoin::tag_waiting() {
+void KernelPlanMatcher::tag_waiting() {
     if (tags_.empty()) return;
     std::vector<Located> rest;
     for (auto& l : located_) {
@@ -108,8 +108,8 @@ void KernelSpecJoin::tag_waiting() {
     }
 }
 
-void KernelSpecJoin::emit_entry(const Spec& spec, std::vector<trace::Activity>& kernels,
-                                const Sink& sink) {
+void KernelPlanMatcher::emit_entry(const Spec& spec, std::vector<trace::Activity>& kernels,
+                                   const Sink& sink) {
     if (kernels.empty()) return;
     std::sort(kernels.begin(), kernels.end(),
               [](const trace::Activity& a, const trace::Activity& b) {
@@ -149,16 +149,16 @@ void KernelSpecJoin::emit_entry(const Spec& spec, std::vector<trace::Activity>& 
     kernels[main].bytes = bytes_left;
     kernels[main].flops = static_cast<float>(flops_left);
     for (const auto& a : kernels) sink.emit(a);
-    joined_ += static_cast<std::int64_t>(kernels.size());
+    matched_ += static_cast<std::int64_t>(kernels.size());
 }
 
-void KernelSpecJoin::forget_tags(const Window& w) {
+void KernelPlanMatcher::forget_tags(const Window& w) {
     const std::uint64_t end = w.first_tag + w.specs.size();
     std::erase_if(tags_,
                   [&](const auto& kv) { return kv.second >= w.first_tag && kv.second < end; });
 }
 
-bool KernelSpecJoin::settle_tagged(const Window& w, bool force, const Sink& sink) {
+bool KernelPlanMatcher::settle_tagged(const Window& w, bool force, const Sink& sink) {
     if (!force) {
         for (std::size_t i = 0; i < w.specs.size(); ++i) {
             auto it = tagged_.find(w.first_tag + i);
@@ -178,7 +178,7 @@ bool KernelSpecJoin::settle_tagged(const Window& w, bool force, const Sink& sink
     return true;
 }
 
-bool KernelSpecJoin::settle_counted(const Window& w, const Sink& sink) {
+bool KernelPlanMatcher::settle_counted(const Window& w, const Sink& sink) {
     auto inside = [&](const Located& l) {
         return l.launch_ns >= w.begin_ns && l.launch_ns <= w.end_ns;
     };
@@ -208,7 +208,7 @@ bool KernelSpecJoin::settle_counted(const Window& w, const Sink& sink) {
     return true;
 }
 
-void KernelSpecJoin::emit_unclaimed(const Emit& emit) {
+void KernelPlanMatcher::emit_unclaimed(const Emit& emit) {
     // Located kernels launched before the latest window's end and outside every
     // unsettled window belong to no iteration (set-up work): out as they are.
     auto claimed = [&](const Located& l) {
@@ -247,7 +247,7 @@ void KernelSpecJoin::emit_unclaimed(const Emit& emit) {
     }
 }
 
-void KernelSpecJoin::settle(const Intern& intern, const Emit& emit, const Text& text) {
+void KernelPlanMatcher::settle(const Intern& intern, const Emit& emit, const Text& text) {
     take_windows();
     tag_waiting();
     const Sink sink{intern, emit, text};
@@ -257,7 +257,7 @@ void KernelSpecJoin::settle(const Intern& intern, const Emit& emit, const Text& 
     emit_unclaimed(emit);
 }
 
-void KernelSpecJoin::finish(const Intern& intern, const Emit& emit, const Text& text) {
+void KernelPlanMatcher::finish(const Intern& intern, const Emit& emit, const Text& text) {
     settle(intern, emit, text);
     const Sink sink{intern, emit, text};
     std::erase_if(windows_, [&](const Window& w) {
@@ -279,7 +279,7 @@ void KernelSpecJoin::finish(const Intern& intern, const Emit& emit, const Text& 
     windows_.clear();
 }
 
-std::string KernelSpecJoin::short_kernel_name(std::string_view name) {
+std::string KernelPlanMatcher::short_kernel_name(std::string_view name) {
     // Cut at the parameter list: the first '(' outside template arguments that does
     // not open "(anonymous namespace)".
     std::size_t end = name.size();

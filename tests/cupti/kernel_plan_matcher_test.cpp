@@ -1,8 +1,8 @@
-// The join of traced kernels to the workload's KernelSpecs, fed synthetic CUPTI
+// The matching of traced kernels to the workload's KernelSpecs, fed synthetic CUPTI
 // records through the decoder: a kernel finds its plan entry by the entry tag of its
 // launch call (eager launches) or by its place in a graph launch inside an iteration
 // window; library helper kernels are named after their entry and share its work.
-#include "capture/cupti/kernel_spec_join.h"
+#include "capture/cupti/kernel_plan_matcher.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@ namespace tokenscope::capture::cupti {
 namespace {
 
 using namespace records;
-using Spec = KernelSpecJoin::Spec;
+using Spec = KernelPlanMatcher::Spec;
 
 constexpr std::uint32_t kLaunch = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
 constexpr std::uint32_t kDriverLaunch = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
@@ -39,7 +39,7 @@ const trace::Diagnostic* diagnostic(const trace::RunData& run, const std::string
     return nullptr;
 }
 
-class KernelSpecJoinTest : public ::testing::Test {
+class KernelPlanMatcherTest : public ::testing::Test {
   protected:
     void launch(std::uint32_t cbid, std::uint64_t start, std::uint32_t correlation,
                 CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_RUNTIME) {
@@ -61,13 +61,13 @@ class KernelSpecJoinTest : public ::testing::Test {
         return writer.data();
     }
     MemoryRunWriter writer;
-    KernelSpecJoin join;
-    RecordDecoder decoder{writer, DecoderOptions{"", false, 4242, &join}};
+    KernelPlanMatcher matcher;
+    RecordDecoder decoder{writer, DecoderOptions{"", false, 4242, &matcher}};
 };
 
-TEST_F(KernelSpecJoinTest, KernelsTakeTheirSpecInLaunchOrderWhateverTheRecordOrder) {
-    join.add_window(1000, 5000, {{"qkv_proj", 10, 20}, {"rope", 30, 40}});
-    join.add_window(6000, 9000, {{"lm_head", 50, 60}});
+TEST_F(KernelPlanMatcherTest, KernelsTakeTheirSpecInLaunchOrderWhateverTheRecordOrder) {
+    matcher.add_window(1000, 5000, {{"qkv_proj", 10, 20}, {"rope", 30, 40}});
+    matcher.add_window(6000, 9000, {{"lm_head", 50, 60}});
     gpu_kernel(1400, 3, "rope_kernel");  // before its launch record and its sibling
     launch(kMemcpyAsync, 1050, 2);       // not a launch: claims nothing
     launch(kLaunch, 1300, 3);
@@ -102,8 +102,8 @@ TEST_F(KernelSpecJoinTest, KernelsTakeTheirSpecInLaunchOrderWhateverTheRecordOrd
     EXPECT_EQ(unmatched->value, 1.0);
 }
 
-TEST_F(KernelSpecJoinTest, AWindowWhoseKernelCountDiffersFromItsPlanJoinsNothing) {
-    join.add_window(1000, 5000, {{"qkv_proj", 10, 20}, {"rope", 30, 40}});
+TEST_F(KernelPlanMatcherTest, AWindowWhoseKernelCountDiffersFromItsPlanMatchesNothing) {
+    matcher.add_window(1000, 5000, {{"qkv_proj", 10, 20}, {"rope", 30, 40}});
     for (std::uint32_t c = 1; c <= 3; ++c) {
         launch(kLaunch, 1000 + 100 * c, c);
         gpu_kernel(2000 + 200 * c, c, "extra_kernel");
@@ -120,16 +120,16 @@ TEST_F(KernelSpecJoinTest, AWindowWhoseKernelCountDiffersFromItsPlanJoinsNothing
     EXPECT_EQ(diagnostic(run, "kernels_joined_to_spec")->value, 0.0);
 }
 
-TEST_F(KernelSpecJoinTest, SettledKernelsAreWrittenBeforeTheRunEnds) {
+TEST_F(KernelPlanMatcherTest, SettledKernelsAreWrittenBeforeTheRunEnds) {
     // The window comes from the driving thread after the iteration's records.
     launch(kLaunch, 1100, 1);
     gpu_kernel(1200, 1, "gemv_kernel");
     decoder.settle_kernels();
-    EXPECT_EQ(join.waiting(), 1u);
-    join.add_window(1000, 2000, {{"lm_head", 7, 8}});
+    EXPECT_EQ(matcher.waiting(), 1u);
+    matcher.add_window(1000, 2000, {{"lm_head", 7, 8}});
     decoder.settle_kernels();
-    EXPECT_EQ(join.waiting(), 0u);
-    EXPECT_EQ(join.joined(), 1);
+    EXPECT_EQ(matcher.waiting(), 0u);
+    EXPECT_EQ(matcher.matched(), 1);
     writer.finish();
     const auto k = kernels_of(writer.data());
     ASSERT_EQ(k.size(), 1u);
@@ -137,10 +137,10 @@ TEST_F(KernelSpecJoinTest, SettledKernelsAreWrittenBeforeTheRunEnds) {
     EXPECT_EQ(k.at(1).bytes, 8u);
 }
 
-TEST_F(KernelSpecJoinTest, TaggedCallsNameLibraryHelpersAfterTheirEntryWhateverTheOrder) {
+TEST_F(KernelPlanMatcherTest, TaggedCallsNameLibraryHelpersAfterTheirEntryWhateverTheOrder) {
     // qkv_proj is a cuBLASLt call: a GEMM and a split-K reduction, each launched by its
     // own driver call; rope is ours. Launch times are deliberately out of plan order.
-    join.add_window(1000, 9000, {{"qkv_proj", 4000, 800, 2}, {"rope", 30, 40, 1}}, 100);
+    matcher.add_window(1000, 9000, {{"qkv_proj", 4000, 800, 2}, {"rope", 30, 40, 1}}, 100);
     gpu_kernel(3000, 3, "void rope_kernel<__nv_bfloat16>(Args)", 50);
     gpu_kernel(2000, 2, "void splitKreduce_kernel<32, 16, int, float>(cublasSplitKParams<float>)",
                100);
@@ -151,13 +151,13 @@ TEST_F(KernelSpecJoinTest, TaggedCallsNameLibraryHelpersAfterTheirEntryWhateverT
     launch(kDriverLaunch, 1400, 2, CUPTI_ACTIVITY_KIND_DRIVER);
     tag(1, 100);
     decoder.settle_kernels();
-    EXPECT_EQ(join.joined(), 0);  // the window waits for qkv_proj's second kernel's tag
-    EXPECT_EQ(join.waiting(), 3u);
+    EXPECT_EQ(matcher.matched(), 0);  // the window waits for qkv_proj's second kernel's tag
+    EXPECT_EQ(matcher.waiting(), 3u);
     tag(2, 100);
     decoder.settle_kernels();
-    EXPECT_EQ(join.joined(), 3);
-    EXPECT_EQ(join.helpers(), 1);
-    EXPECT_EQ(join.waiting(), 0u);
+    EXPECT_EQ(matcher.matched(), 3);
+    EXPECT_EQ(matcher.helpers(), 1);
+    EXPECT_EQ(matcher.waiting(), 0u);
     const auto& run = finish();
     const auto k = kernels_of(run);
     ASSERT_EQ(k.size(), 3u);
@@ -181,23 +181,23 @@ TEST_F(KernelSpecJoinTest, TaggedCallsNameLibraryHelpersAfterTheirEntryWhateverT
     EXPECT_EQ(diagnostic(run, "kernels_without_spec"), nullptr);
 }
 
-TEST_F(KernelSpecJoinTest, OtherToolsTagsAreNotEntryTags) {
-    join.add_window(1000, 5000, {{"lm_head", 7, 8, 1}}, 10);
+TEST_F(KernelPlanMatcherTest, OtherToolsTagsAreNotEntryTags) {
+    matcher.add_window(1000, 5000, {{"lm_head", 7, 8, 1}}, 10);
     launch(kLaunch, 1100, 1);
     const auto foreign = external(1, 10, CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
     decoder.decode(as_record(foreign));
     gpu_kernel(1200, 1, "gemv_kernel");
     decoder.settle_kernels();
-    EXPECT_EQ(join.joined(), 0);
+    EXPECT_EQ(matcher.matched(), 0);
     const auto& run = finish();
     // Untagged, the window cannot settle; at the end its kernel keeps the CUDA name.
     EXPECT_EQ(run.name_of(kernels_of(run).at(1)), "gemv_kernel");
     EXPECT_EQ(diagnostic(run, "kernels_without_spec")->value, 1.0);
 }
 
-TEST_F(KernelSpecJoinTest, AtTheEndATaggedWindowJoinsWhatItHolds) {
+TEST_F(KernelPlanMatcherTest, AtTheEndATaggedWindowMatchesWhatItHolds) {
     // The runner said two kernels for lm_head; only one came. finish() still names it.
-    join.add_window(1000, 5000, {{"final_rms_norm", 1, 2, 1}, {"lm_head", 50, 60, 2}}, 7);
+    matcher.add_window(1000, 5000, {{"final_rms_norm", 1, 2, 1}, {"lm_head", 50, 60, 2}}, 7);
     launch(kLaunch, 1100, 1);
     tag(1, 7);
     gpu_kernel(1200, 1, "rms_norm_kernel");
@@ -205,7 +205,7 @@ TEST_F(KernelSpecJoinTest, AtTheEndATaggedWindowJoinsWhatItHolds) {
     tag(2, 8);
     gpu_kernel(1400, 2, "gemm_kernel");
     decoder.settle_kernels();
-    EXPECT_EQ(join.joined(), 0);
+    EXPECT_EQ(matcher.matched(), 0);
     const auto& run = finish();
     const auto k = kernels_of(run);
     EXPECT_EQ(run.name_of(k.at(1)), "final_rms_norm");
@@ -214,27 +214,27 @@ TEST_F(KernelSpecJoinTest, AtTheEndATaggedWindowJoinsWhatItHolds) {
     EXPECT_EQ(diagnostic(run, "kernels_without_spec"), nullptr);
 }
 
-TEST_F(KernelSpecJoinTest, AKernelTaggedAfterItsWindowSettledKeepsItsName) {
-    join.add_window(1000, 2000, {{"argmax", 1, 2, 1}}, 1);
+TEST_F(KernelPlanMatcherTest, AKernelTaggedAfterItsWindowSettledKeepsItsName) {
+    matcher.add_window(1000, 2000, {{"argmax", 1, 2, 1}}, 1);
     launch(kLaunch, 1100, 1);
     tag(1, 1);
     gpu_kernel(1200, 1, "argmax_kernel");
-    join.add_window(3000, 4000, {{"argmax", 1, 2, 1}}, 2);
+    matcher.add_window(3000, 4000, {{"argmax", 1, 2, 1}}, 2);
     decoder.settle_kernels();
-    EXPECT_EQ(join.joined(), 1);
+    EXPECT_EQ(matcher.matched(), 1);
     launch(kLaunch, 1150, 5);  // an extra kernel of entry tag 1, after it settled
     tag(5, 1);
     gpu_kernel(1300, 5, "extra_kernel");
     decoder.settle_kernels();
-    EXPECT_EQ(join.unmatched(), 1);
+    EXPECT_EQ(matcher.unmatched(), 1);
     const auto& run = finish();
     EXPECT_EQ(run.name_of(kernels_of(run).at(5)), "extra_kernel");
 }
 
-TEST_F(KernelSpecJoinTest, AGraphLaunchIsCutIntoEntriesByTheirKernelCounts) {
+TEST_F(KernelPlanMatcherTest, AGraphLaunchIsCutIntoEntriesByTheirKernelCounts) {
     // One cudaGraphLaunch ran the whole iteration: every kernel shares its correlation.
-    join.add_window(1000, 9000,
-                    {{"attn_rms_norm", 4, 8, 1}, {"qkv_proj", 90, 100, 3}, {"rope", 1, 2, 1}});
+    matcher.add_window(1000, 9000,
+                       {{"attn_rms_norm", 4, 8, 1}, {"qkv_proj", 90, 100, 3}, {"rope", 1, 2, 1}});
     launch(CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 1100, 40);
     const char* names[] = {"rms_norm_kernel", "nvjet_gemm", "splitKreduce_kernel",
                            "cublasLt::epilogue::impl::globalKernel<8, 32>(Params)", "rope_kernel"};
@@ -253,11 +253,11 @@ TEST_F(KernelSpecJoinTest, AGraphLaunchIsCutIntoEntriesByTheirKernelCounts) {
                                              "qkv_proj/cublasLt::epilogue::impl::globalKernel",
                                              "qkv_proj/splitKreduce_kernel", "rope"}));
     EXPECT_EQ(qkv_bytes, 100u);
-    EXPECT_EQ(join.helpers(), 2);
+    EXPECT_EQ(matcher.helpers(), 2);
 }
 
-TEST(KernelSpecJoin, ShortKernelNamesDropReturnTypeTemplatesAndParameters) {
-    using J = KernelSpecJoin;
+TEST(KernelPlanMatcher, ShortKernelNamesDropReturnTypeTemplatesAndParameters) {
+    using J = KernelPlanMatcher;
     EXPECT_EQ(J::short_kernel_name("void splitKreduce_kernel<32, 16, int, float, __nv_bfloat16, "
                                    "float, __nv_bfloat16, true, false, false>(cublasSplitKParams<"
                                    "float>, float const*, __nv_bfloat16 const*)"),
@@ -272,23 +272,23 @@ TEST(KernelSpecJoin, ShortKernelNamesDropReturnTypeTemplatesAndParameters) {
     EXPECT_EQ(J::short_kernel_name("_Z6kernelPf"), "_Z6kernelPf");
 }
 
-TEST(KernelSpecJoin, AddIterationTakesNamesFlopsAndBytesFromThePlan) {
+TEST(KernelPlanMatcher, AddIterationTakesNamesFlopsAndBytesFromThePlan) {
     kernels::IterationPlan plan;
     plan.kernels.push_back({kernels::KernelOp::QkvProj, false, 0, 100, 30, 12});
     plan.kernels.push_back({kernels::KernelOp::QkvProj, true, 0, 5, 1, 2});
-    KernelSpecJoin join;
-    join.add_iteration(plan, 0, 1000);
+    KernelPlanMatcher matcher;
+    matcher.add_iteration(plan, 0, 1000);
     trace::Activity a;
     a.kind = trace::ActivityKind::Kernel;
     a.correlation = 4;
-    join.add_kernel(a);
+    matcher.add_kernel(a);
     a.correlation = 6;
-    join.add_kernel(a);
-    join.add_launch(6, 300);
-    join.add_launch(4, 200);
+    matcher.add_kernel(a);
+    matcher.add_launch(6, 300);
+    matcher.add_launch(4, 200);
     std::vector<std::string> names;
     std::vector<trace::Activity> out;
-    join.settle(
+    matcher.settle(
         [&](std::string_view n) {
             names.emplace_back(n);
             return static_cast<std::uint32_t>(names.size());
