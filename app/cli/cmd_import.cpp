@@ -3,7 +3,7 @@
 #include "arg_parser.h"
 #include "commands.h"
 #include "import/open_any.h"
-#include "import_join.h"
+#include "import_client_server.h"
 #include "import_merge.h"
 #include "input_runs.h"
 
@@ -22,14 +22,15 @@ int cmd_import(const std::vector<std::string>& args) {
              "iteration preset that matches: vLLM, TensorRT-LLM, SGLang, ProfilerStep#N, step N)");
     p.option("progress", "MODE", "auto, bar, json or none", "auto");
     add_merge_options(p);
-    add_join_options(p);
+    add_client_server_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().empty()) throw UsageError{"import: no input given (see --help)"};
     if (!p.has("out")) throw UsageError{"import: --out FILE is required"};
     import::ImportOptions options;
     if (p.has("steps-from")) options.step_pattern = p.get("steps-from");
     if (import_merged(p, options, TerminalProgress::parse_mode(p.get("progress")))) return kExitOk;
-    if (import_joined(p, options, TerminalProgress::parse_mode(p.get("progress")))) return kExitOk;
+    if (import_client_server(p, options, TerminalProgress::parse_mode(p.get("progress"))))
+        return kExitOk;
     TerminalProgress bar("importing", TerminalProgress::parse_mode(p.get("progress")));
     auto ids = import::import_files(p.positionals(), p.get("out"), options, bar.callback());
     bar.finish();

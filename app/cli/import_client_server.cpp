@@ -1,4 +1,4 @@
-#include "import_join.h"
+#include "import_client_server.h"
 
 #include <cmath>
 #include <cstdio>
@@ -60,7 +60,7 @@ void print_fit(const trace::RunData& joined) {
 
 }  // namespace
 
-void add_join_options(ArgParser& p) {
+void add_client_server_options(ArgParser& p) {
     p.flag("join",
            "make ONE run of two inputs, CLIENT then SERVER: a load generator's per-request "
            "results (requests, token emissions) over an engine trace (iterations, kernels); "
@@ -74,8 +74,8 @@ void add_join_options(ArgParser& p) {
              "--join: the longest a token may follow its iteration's end (milliseconds)", "50");
 }
 
-bool import_joined(const ArgParser& p, const import::ImportOptions& options,
-                   TerminalProgress::Mode progress) {
+bool import_client_server(const ArgParser& p, const import::ImportOptions& options,
+                          TerminalProgress::Mode progress) {
     if (!p.has("join")) return false;
     if (p.positionals().size() != 2)
         throw UsageError{"import: --join needs exactly two inputs, CLIENT then SERVER"};
