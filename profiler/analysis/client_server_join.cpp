@@ -135,10 +135,11 @@ Prepared prepare(const trace::RunData& client, const trace::RunData& server, con
     return p;
 }
 
-ClockFit fit(const Prepared& p, const trace::RunData& client, const trace::RunData& server,
-             const JoinOptions& o, const trace::StopToken& stop) {
-    ClockFitInput in{p.emissions, p.ends, o.max_lag_ns, p.min_offset, p.max_offset};
-    ClockFit f = o.offset_ns ? evaluate_clock_offset(in, *o.offset_ns) : fit_clock_offset(in, stop);
+ClockOffsetFit fit(const Prepared& p, const trace::RunData& client, const trace::RunData& server,
+                   const JoinOptions& o, const trace::StopToken& stop) {
+    ClockOffsetFitInput in{p.emissions, p.ends, o.max_lag_ns, p.min_offset, p.max_offset};
+    ClockOffsetFit f =
+        o.offset_ns ? evaluate_clock_offset(in, *o.offset_ns) : fit_clock_offset(in, stop);
     if (f.matched_share > 0) return f;
     throw JoinError(Side::Both,
                     "client run '" + client.info.name + "', server run '" + server.info.name + "'",
@@ -150,7 +151,7 @@ ClockFit fit(const Prepared& p, const trace::RunData& client, const trace::RunDa
                                       seconds(o.max_lag_ns) + ")");
 }
 
-void add_diagnostics(trace::RunData& out, const ClockFit& f, double share, std::size_t tokens,
+void add_diagnostics(trace::RunData& out, const ClockOffsetFit& f, double share, std::size_t tokens,
                      const std::string& client_name, const JoinOptions& o) {
     using trace::Severity;
     out.diagnostics.push_back(
@@ -234,7 +235,7 @@ trace::RunData assemble(trace::RunData&& client, trace::RunData&& server, std::s
 }
 
 trace::RunData join(trace::RunData&& client, trace::RunData&& server, const Prepared& p,
-                    const ClockFit& f, const JoinOptions& o, const trace::StopToken& stop) {
+                    const ClockOffsetFit& f, const JoinOptions& o, const trace::StopToken& stop) {
     report(o, stop, 1);
     const std::string client_name = client.info.name;
     trace::RunData out =
@@ -260,7 +261,7 @@ trace::RunData join_client_server(const trace::RunData& client, const trace::Run
                                   const JoinOptions& options, const trace::StopToken& stop) {
     report(options, stop, 0);
     const Prepared p = prepare(client, server, options);
-    const ClockFit f = fit(p, client, server, options, stop);
+    const ClockOffsetFit f = fit(p, client, server, options, stop);
     return join(trace::RunData(client), trace::RunData(server), p, f, options, stop);
 }
 
@@ -268,7 +269,7 @@ trace::RunData join_client_server(trace::RunData&& client, trace::RunData&& serv
                                   const JoinOptions& options, const trace::StopToken& stop) {
     report(options, stop, 0);
     const Prepared p = prepare(client, server, options);
-    const ClockFit f = fit(p, client, server, options, stop);
+    const ClockOffsetFit f = fit(p, client, server, options, stop);
     return join(std::move(client), std::move(server), p, f, options, stop);
 }
 

@@ -128,8 +128,8 @@ Window anchor_window(const Times& em, std::size_t p, std::int64_t step) {
 
 // The window's total capped lag at offset d, stopping once past `bound`; j is the last
 // end at or before anchor + d (or -1).
-std::int64_t window_cost(const ClockFitInput& in, const Window& w, std::int64_t d, std::ptrdiff_t j,
-                         std::int64_t bound) {
+std::int64_t window_cost(const ClockOffsetFitInput& in, const Window& w, std::int64_t d,
+                         std::ptrdiff_t j, std::int64_t bound) {
     const Times& ends = in.ends;
     std::int64_t cost = capped_lag(ends, j, w.anchor + d, in.cap_ns);
     for (std::int64_t r : w.after) {
@@ -148,7 +148,7 @@ std::int64_t window_cost(const ClockFitInput& in, const Window& w, std::int64_t 
 // The best few candidates of one anchor: every iteration end in range aligned with
 // it, scored on its window. Only candidates beating `bound` (the best offset so far,
 // scored on this window) are kept: the bound prunes most after one or two lags.
-std::vector<Scored> anchor_candidates(const ClockFitInput& in, const Window& w,
+std::vector<Scored> anchor_candidates(const ClockOffsetFitInput& in, const Window& w,
                                       std::int64_t bound) {
     constexpr std::size_t kKeep = 3;
     const Times& ends = in.ends;
@@ -167,7 +167,8 @@ std::vector<Scored> anchor_candidates(const ClockFitInput& in, const Window& w,
 // Stages 1 and 2: anchors at evenly spaced times of the client (a server trace that
 // covers a slice of the benchmark still holds some); each anchor's candidates scored
 // on the whole client's sample, the best so far bounding the next anchor's search.
-std::int64_t coarse_fit(const ClockFitInput& in, std::int64_t gap, const trace::StopToken& stop) {
+std::int64_t coarse_fit(const ClockOffsetFitInput& in, std::int64_t gap,
+                        const trace::StopToken& stop) {
     const Times& em = in.emissions;
     const Times& ends = in.ends;
     constexpr std::size_t kBudget = 4'000'000;
@@ -232,8 +233,8 @@ void emission_events(const Times& ends, std::int64_t e, std::ptrdiff_t j, std::i
 
 // Stage 3: the exact minimum of the total capped lag over [lo, hi] (a plane sweep of
 // each emission's piecewise-linear lag). Returns the lowest offset reaching it.
-Scored sweep_minimum(const ClockFitInput& in, const Times& em, std::int64_t lo, std::int64_t hi,
-                     const trace::StopToken& stop) {
+Scored sweep_minimum(const ClockOffsetFitInput& in, const Times& em, std::int64_t lo,
+                     std::int64_t hi, const trace::StopToken& stop) {
     const Times& ends = in.ends;
     std::vector<SweepEvent> events;
     events.reserve(em.size() * 4);
@@ -265,8 +266,8 @@ Scored sweep_minimum(const ClockFitInput& in, const Times& em, std::int64_t lo, 
 
 }  // namespace
 
-ClockFit evaluate_clock_offset(const ClockFitInput& in, std::int64_t offset_ns) {
-    ClockFit fit;
+ClockOffsetFit evaluate_clock_offset(const ClockOffsetFitInput& in, std::int64_t offset_ns) {
+    ClockOffsetFit fit;
     fit.offset_ns = offset_ns;
     fit.median_gap_ns = median_gap(in.ends);
     if (in.emissions.empty() || in.ends.empty()) return fit;
@@ -288,7 +289,7 @@ ClockFit evaluate_clock_offset(const ClockFitInput& in, std::int64_t offset_ns) 
     return fit;
 }
 
-ClockFit fit_clock_offset(const ClockFitInput& in, const trace::StopToken& stop) {
+ClockOffsetFit fit_clock_offset(const ClockOffsetFitInput& in, const trace::StopToken& stop) {
     if (in.emissions.empty() || in.ends.empty() || in.min_offset_ns > in.max_offset_ns)
         return evaluate_clock_offset(in, in.min_offset_ns);
     const std::int64_t gap = std::max<std::int64_t>(median_gap(in.ends), 1);
@@ -305,7 +306,7 @@ ClockFit fit_clock_offset(const ClockFitInput& in, const trace::StopToken& stop)
         best.offset = s.offset;
         if (s.offset != lo || lo == in.min_offset_ns) break;
     }
-    ClockFit fit = evaluate_clock_offset(in, best.offset);
+    ClockOffsetFit fit = evaluate_clock_offset(in, best.offset);
     fit.median_gap_ns = gap;
     return fit;
 }

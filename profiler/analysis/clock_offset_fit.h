@@ -7,8 +7,9 @@
 
 namespace tokenscope::analysis {
 
-// The clock fit of the client/server join (docs/engine-traces.md, Client and server together), on
-// plain sorted times: emissions on the client's clock, iteration ends on the server's.
+// The clock offset fit of the client/server join (docs/engine-traces.md, Client and server
+// together; not capture::GpuClockFit, which maps a GPU clock onto its host's), on plain
+// sorted times: emissions on the client's clock, iteration ends on the server's.
 //
 // For an offset d (server = client + d) a token's lag is its emission + d minus the
 // last iteration end at or before it, capped at `cap_ns` (no such end: the cap), so an
@@ -25,7 +26,7 @@ namespace tokenscope::analysis {
 //  2. each anchor's best re-scored on a sample of the whole client (its edges kept);
 //  3. the exact minimum of the total lag of up to 65,536 of the emissions, swept
 //     over half an iteration gap either side of the winner.
-struct ClockFitInput {
+struct ClockOffsetFitInput {
     std::vector<std::int64_t> emissions;  // client clock, sorted (a sample is enough)
     std::vector<std::int64_t> ends;       // server clock, sorted
     std::int64_t cap_ns = 50'000'000;
@@ -33,7 +34,7 @@ struct ClockFitInput {
     std::int64_t max_offset_ns = 0;
 };
 
-struct ClockFit {
+struct ClockOffsetFit {
     std::int64_t offset_ns = 0;
     std::int64_t residual_ns = 0;    // median lag of the matched emissions at offset_ns
     double matched_share = 0;        // emissions with lag <= cap, of those given
@@ -42,10 +43,11 @@ struct ClockFit {
 };
 
 // Throws trace::Cancelled when `stop` asks. Empty emissions or ends, or an empty range:
-// a ClockFit with matched_share 0.
-ClockFit fit_clock_offset(const ClockFitInput& input, const trace::StopToken& stop = {});
+// a ClockOffsetFit with matched_share 0.
+ClockOffsetFit fit_clock_offset(const ClockOffsetFitInput& input,
+                                const trace::StopToken& stop = {});
 
 // Residual and share of a given offset over the emissions (no fit).
-ClockFit evaluate_clock_offset(const ClockFitInput& input, std::int64_t offset_ns);
+ClockOffsetFit evaluate_clock_offset(const ClockOffsetFitInput& input, std::int64_t offset_ns);
 
 }  // namespace tokenscope::analysis

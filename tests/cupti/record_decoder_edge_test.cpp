@@ -136,7 +136,7 @@ TEST_F(DecoderEdgeTest, TimesGoThroughTheClockFit) {
     // CUPTI time 1.8e18 + t maps to host 5e11 + t.
     constexpr std::int64_t kGpu = 1'800'000'000'000'000'000;
     constexpr std::int64_t kHost = 500'000'000'000;
-    decoder.set_clock(ClockFit::from_offset(kHost - kGpu));
+    decoder.set_clock(GpuClockFit::from_offset(kHost - kGpu));
     decoder.decode(as_record(kernel(kGpu + 1000, kGpu + 3000, 7, 1, "k")));
     decoder.decode(as_record(marker(kInstant, kGpu + 42, 1, "m", 31)));
     const auto& run = finish();

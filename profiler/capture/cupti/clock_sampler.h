@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "capture/clock_fit.h"
+#include "capture/gpu_clock_fit.h"
 
 namespace tokenscope::capture::cupti {
 
@@ -18,7 +18,7 @@ class ClockSampler {
     // cannot read its clock.
     ClockPair sample(int burst = 8);
     const std::vector<ClockPair>& pairs() const { return pairs_; }
-    ClockFit fit() const { return ClockFit::fit(pairs_); }
+    GpuClockFit fit() const { return GpuClockFit::fit(pairs_); }
 
   private:
     std::vector<ClockPair> pairs_;

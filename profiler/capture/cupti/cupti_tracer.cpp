@@ -158,7 +158,7 @@ void CuptiTracer::write_diagnostics() {
          dropped > 0 ? "CUPTI dropped records (" + std::to_string(refused) +
                            " buffer requests refused by a full pool); raise the pool size"
                      : "no CUPTI records were dropped"});
-    const ClockFit fit = clock_.fit();
+    const GpuClockFit fit = clock_.fit();
     writer_->add_diagnostic(
         {"clock_fit_residual_ns", Severity::Info, fit.residual_rms_ns(),
          "CUPTI clock mapped to CLOCK_MONOTONIC_RAW by " + std::to_string(fit.pair_count()) +

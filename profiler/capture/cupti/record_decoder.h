@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "api_names.h"
-#include "capture/clock_fit.h"
+#include "capture/gpu_clock_fit.h"
 #include "decoder_options.h"
 #include "decoder_stats.h"
 #include "fixed_names.h"
@@ -34,8 +34,8 @@ class RecordDecoder {
   public:
     explicit RecordDecoder(store::RunWriter& writer, DecoderOptions options = {});
 
-    void set_clock(const ClockFit& clock) { clock_ = clock; }
-    const ClockFit& clock() const { return clock_; }
+    void set_clock(const GpuClockFit& clock) { clock_ = clock; }
+    const GpuClockFit& clock() const { return clock_; }
 
     void decode(const CUpti_Activity* record);
     // Every record of a CUPTI buffer, read with cuptiActivityGetNextRecord; returns
@@ -72,7 +72,7 @@ class RecordDecoder {
 
     store::RunWriter& writer_;
     DecoderOptions options_;
-    ClockFit clock_;
+    GpuClockFit clock_;
     LaneMap lanes_;
     ApiNames api_names_;
     KernelNames kernel_names_;

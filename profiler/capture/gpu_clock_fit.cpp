@@ -1,4 +1,4 @@
-#include "clock_fit.h"
+#include "gpu_clock_fit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,13 +25,13 @@ void validate(std::span<const ClockPair> pairs) {
 
 }  // namespace
 
-ClockFit ClockFit::from_offset(std::int64_t host_minus_gpu_ns) {
-    ClockFit f;
+GpuClockFit GpuClockFit::from_offset(std::int64_t host_minus_gpu_ns) {
+    GpuClockFit f;
     f.host0_ = host_minus_gpu_ns;
     return f;
 }
 
-ClockFit ClockFit::fit(std::span<const ClockPair> pairs, std::int64_t min_slope_span_ns) {
+GpuClockFit GpuClockFit::fit(std::span<const ClockPair> pairs, std::int64_t min_slope_span_ns) {
     validate(pairs);
     // Work in offsets from the first pair: differences stay small enough for long
     // double to hold every nanosecond, and centred sums avoid cancellation.
@@ -55,7 +55,7 @@ ClockFit ClockFit::fit(std::span<const ClockPair> pairs, std::int64_t min_slope_
         sxx += dx * dx;
         sxy += dx * dy;
     }
-    ClockFit f;
+    GpuClockFit f;
     f.pairs_ = pairs.size();
     f.offset_only_ = g_max - g_min < min_slope_span_ns || sxx <= 0;
     const long double slope = f.offset_only_ ? 1.0L : sxy / sxx;

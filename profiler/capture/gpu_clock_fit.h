@@ -12,22 +12,24 @@ struct ClockPair {
     std::int64_t host_after_ns = 0;
 };
 
-// A linear map host = a + b * gpu, fitted by least squares on the midpoints of
-// bracketed pairs. Both clocks run near 1e18 ns, where a double has ~100 ns steps,
-// so the fit is kept relative to an origin pair (host0, gpu0) and to the drift b - 1:
+// The GPU (CUPTI) clock mapped onto the host clock: a linear map host = a + b * gpu,
+// fitted by least squares on the midpoints of bracketed pairs. Both clocks run near
+// 1e18 ns, where a double has ~100 ns steps, so the fit is kept relative to an origin
+// pair (host0, gpu0) and to the drift b - 1:
 // map(g) = host0 + (g - gpu0) + drift * (g - gpu0), exact to the nanosecond.
-class ClockFit {
+// (Not analysis::ClockOffsetFit, the client/server join's offset between two runs.)
+class GpuClockFit {
   public:
     // Below this spread of GPU readings a slope is noise (bracket jitter / span), so
     // the fit falls back to a pure offset (slope 1).
     static constexpr std::int64_t kMinSlopeSpanNs = 50'000'000;
 
-    ClockFit() = default;  // identity
+    GpuClockFit() = default;  // identity
     // Throws std::invalid_argument for no pairs or a pair whose host_after < host_before.
-    static ClockFit fit(std::span<const ClockPair> pairs,
-                        std::int64_t min_slope_span_ns = kMinSlopeSpanNs);
+    static GpuClockFit fit(std::span<const ClockPair> pairs,
+                           std::int64_t min_slope_span_ns = kMinSlopeSpanNs);
     // Pure offset: GPU time shifted by a constant (no drift).
-    static ClockFit from_offset(std::int64_t host_minus_gpu_ns);
+    static GpuClockFit from_offset(std::int64_t host_minus_gpu_ns);
 
     std::int64_t map(std::int64_t gpu_ns) const {
         const std::int64_t d = gpu_ns - gpu0_;

@@ -1,5 +1,5 @@
 // The CUPTI-to-host clock fit on synthetic bracketed pairs with a known offset and drift.
-#include "capture/clock_fit.h"
+#include "capture/gpu_clock_fit.h"
 
 #include <gtest/gtest.h>
 
@@ -40,9 +40,9 @@ std::vector<ClockPair> jittered_pairs() {
     return pairs;
 }
 
-TEST(ClockFitTest, RecoversOffsetAndDriftFromJitteredPairs) {
+TEST(GpuClockFitTest, RecoversOffsetAndDriftFromJitteredPairs) {
     const auto pairs = jittered_pairs();
-    const ClockFit fit = ClockFit::fit(pairs);
+    const GpuClockFit fit = GpuClockFit::fit(pairs);
     EXPECT_FALSE(fit.is_offset_only());
     EXPECT_EQ(fit.pair_count(), 200u);
     // Slope error ~ jitter / span = 400 ns / 10 s = 4e-8 at worst.
@@ -58,14 +58,14 @@ TEST(ClockFitTest, RecoversOffsetAndDriftFromJitteredPairs) {
     EXPECT_GE(fit.residual_max_ns(), fit.residual_rms_ns());
 }
 
-TEST(ClockFitTest, SymmetricBracketsGiveAnExactMapAt1e18Nanoseconds) {
+TEST(GpuClockFitTest, SymmetricBracketsGiveAnExactMapAt1e18Nanoseconds) {
     std::vector<ClockPair> pairs;
     for (int i = 0; i < 50; ++i) {
         const std::int64_t g = kGpuBase + static_cast<std::int64_t>(i) * 200'000'000;
         const std::int64_t h = true_host(g);
         pairs.push_back({h - 300, g, h + 300});
     }
-    const ClockFit fit = ClockFit::fit(pairs);
+    const GpuClockFit fit = GpuClockFit::fit(pairs);
     EXPECT_NEAR(fit.slope(), 1.0 + kDrift, 1e-12);
     // Integer truncation in true_host() is the only error left: at most 2 ns.
     for (std::int64_t t = 0; t <= 10'000'000'000; t += 333'333'333)
@@ -73,9 +73,9 @@ TEST(ClockFitTest, SymmetricBracketsGiveAnExactMapAt1e18Nanoseconds) {
     EXPECT_LE(fit.residual_max_ns(), 2.0);
 }
 
-TEST(ClockFitTest, OnePairFallsBackToPureOffset) {
+TEST(GpuClockFitTest, OnePairFallsBackToPureOffset) {
     const ClockPair p{kHostBase - 500, kGpuBase, kHostBase + 1500};  // midpoint host + 500
-    const ClockFit fit = ClockFit::fit(std::vector<ClockPair>{p});
+    const GpuClockFit fit = GpuClockFit::fit(std::vector<ClockPair>{p});
     EXPECT_TRUE(fit.is_offset_only());
     EXPECT_DOUBLE_EQ(fit.slope(), 1.0);
     EXPECT_EQ(fit.map(kGpuBase), kHostBase + 500);
@@ -83,42 +83,42 @@ TEST(ClockFitTest, OnePairFallsBackToPureOffset) {
     EXPECT_EQ(fit.residual_max_ns(), 0.0);
 }
 
-TEST(ClockFitTest, IdenticalGpuReadingsAverageTheOffset) {
+TEST(GpuClockFitTest, IdenticalGpuReadingsAverageTheOffset) {
     // Midpoints 1000, 1200, 1400 ns after kHostBase: the offset is their mean, 1200.
     std::vector<ClockPair> pairs = {{kHostBase + 900, kGpuBase, kHostBase + 1100},
                                     {kHostBase + 1100, kGpuBase, kHostBase + 1300},
                                     {kHostBase + 1300, kGpuBase, kHostBase + 1500}};
-    const ClockFit fit = ClockFit::fit(pairs);
+    const GpuClockFit fit = GpuClockFit::fit(pairs);
     EXPECT_TRUE(fit.is_offset_only());
     EXPECT_EQ(fit.map(kGpuBase), kHostBase + 1200);
     EXPECT_NEAR(fit.residual_rms_ns(), std::sqrt(2.0 * 200 * 200 / 3), 1e-6);
     EXPECT_DOUBLE_EQ(fit.residual_max_ns(), 200.0);
 }
 
-TEST(ClockFitTest, ShortSpanIsTreatedAsPureOffset) {
+TEST(GpuClockFitTest, ShortSpanIsTreatedAsPureOffset) {
     // 1 ms of spread: a slope from it would be noise, so none is fitted.
     std::vector<ClockPair> pairs;
     for (int i = 0; i < 10; ++i) {
         const std::int64_t g = kGpuBase + i * 100'000;
         pairs.push_back({true_host(g) - 50, g, true_host(g) + 50});
     }
-    const ClockFit fit = ClockFit::fit(pairs);
+    const GpuClockFit fit = GpuClockFit::fit(pairs);
     EXPECT_TRUE(fit.is_offset_only());
     EXPECT_LE(std::llabs(fit.map(kGpuBase) - kHostBase), 20);
 }
 
-TEST(ClockFitTest, FromOffsetShiftsByAConstant) {
-    const ClockFit fit = ClockFit::from_offset(-1'000);
+TEST(GpuClockFitTest, FromOffsetShiftsByAConstant) {
+    const GpuClockFit fit = GpuClockFit::from_offset(-1'000);
     EXPECT_EQ(fit.map(5'000), 4'000);
-    const ClockFit identity;
+    const GpuClockFit identity;
     EXPECT_EQ(identity.map(kGpuBase), kGpuBase);
 }
 
-TEST(ClockFitTest, BadInputIsRejectedWithTheReason) {
-    EXPECT_THROW(ClockFit::fit(std::vector<ClockPair>{}), std::invalid_argument);
+TEST(GpuClockFitTest, BadInputIsRejectedWithTheReason) {
+    EXPECT_THROW(GpuClockFit::fit(std::vector<ClockPair>{}), std::invalid_argument);
     std::vector<ClockPair> pairs = {{10, 5, 20}, {30, 6, 25}};
     try {
-        ClockFit::fit(pairs);
+        GpuClockFit::fit(pairs);
         FAIL() << "expected invalid_argument";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("pair 1 has host_after < host_before"),
