@@ -24,8 +24,9 @@ nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) 
         nlohmann::json cells = nlohmann::json::array();
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
-            cells.push_back({{"p95_ns", cell.p95 ? nlohmann::json(*cell.p95) : nlohmann::json()},
-                             {"count", cell.count}});
+            cells.push_back(
+                {{"p95_ns", cell.value ? nlohmann::json(*cell.value) : nlohmann::json()},
+                 {"count", cell.count}});
         }
         rows.push_back(
             {{"label", map.row_labels[r]},
@@ -68,7 +69,7 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
         std::vector<std::string> row = {shorten(labels[r], 60)};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             const auto& cell = map.at(r, c);
-            row.push_back(cell.p95 ? format_ms(*cell.p95) : "");
+            row.push_back(cell.value ? format_ms(*cell.value) : "");
         }
         row.push_back(map.row_sla[r] ? format_ms(*map.row_sla[r]) : "");
         row.push_back(map.row_flag[r] ? "recalibrate@" + std::to_string(*map.row_flag[r]) : "");

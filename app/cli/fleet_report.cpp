@@ -114,7 +114,7 @@ void print_fleet_text(const fleet::FleetMatrix& m, const std::string& source, st
         std::vector<std::string> row = {map.row_labels[r].empty() ? "(none)"
                                                                   : shorten(map.row_labels[r], 40)};
         for (std::size_t c = 0; c < map.column_count(); ++c) {
-            const auto& p = map.at(r, c).p95;
+            const auto& p = map.at(r, c).value;
             row.push_back(p ? format_ms(*p, 1) : "");
         }
         row.push_back(map.row_sla[r] ? format_ms(*map.row_sla[r], 1) : "");
@@ -151,7 +151,7 @@ nlohmann::json fleet_json(const fleet::FleetMatrix& m, const std::string& source
     for (std::size_t r = 0; r < map.row_count(); ++r) {
         nlohmann::json cells = nlohmann::json::array();
         for (std::size_t c = 0; c < map.column_count(); ++c)
-            cells.push_back({{"quantile_ns", opt(map.at(r, c).p95)},
+            cells.push_back({{"quantile_ns", opt(map.at(r, c).value)},
                              {"observations", m.observations_at(r, c)}});
         const auto& cal = m.calibration[r];
         rows.push_back({{"label", map.row_labels[r]},

@@ -118,7 +118,7 @@ void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& wind
     trace::for_index_stoppable(map.cells.size(), stop, [&](std::size_t i) {
         const std::size_t n = offset[i + 1] - offset[i];
         map.cells[i].count = static_cast<std::int64_t>(n);
-        if (n > 0) map.cells[i].p95 = percentile(std::span(values).subspan(offset[i], n), 95.0);
+        if (n > 0) map.cells[i].value = percentile(std::span(values).subspan(offset[i], n), 95.0);
     });
 }
 
@@ -149,16 +149,16 @@ void finish_heatmap(Heatmap& map) {
     map.sla_baseline = calib;
     map.row_sla.assign(map.row_count(), std::nullopt);
     map.row_flag.assign(map.row_count(), std::nullopt);
-    map.min_p95.reset();
-    map.max_p95.reset();
+    map.min_value.reset();
+    map.max_value.reset();
     for (std::size_t r = 0; r < map.row_count(); ++r) {
         std::optional<double> peak;
         for (std::size_t c = 0; c < cols; ++c) {
-            const auto& p = map.at(r, c).p95;
+            const auto& p = map.at(r, c).value;
             if (!p) continue;
             if (c < calib) peak = std::max(peak.value_or(*p), *p);
-            map.min_p95 = std::min(map.min_p95.value_or(*p), *p);
-            map.max_p95 = std::max(map.max_p95.value_or(*p), *p);
+            map.min_value = std::min(map.min_value.value_or(*p), *p);
+            map.max_value = std::max(map.max_value.value_or(*p), *p);
         }
         if (!peak) continue;
         map.row_sla[r] = kSlaFactor * *peak;
@@ -177,7 +177,7 @@ void flag_recalibration(Heatmap& map, std::size_t r, std::size_t baseline, doubl
     const double limit = kRecalibrationFraction * sla;
     std::size_t run = 0;
     for (std::size_t c = baseline; c < map.column_count() && !map.row_flag[r]; ++c) {
-        const auto& p = map.at(r, c).p95;
+        const auto& p = map.at(r, c).value;
         run = (p && *p > limit) ? run + 1 : 0;
         if (run == kRecalibrationRun) map.row_flag[r] = c + 1 - kRecalibrationRun;
     }

@@ -76,7 +76,9 @@ struct HeatmapSpec {
 };
 
 struct HeatmapCell {
-    std::optional<double> p95;  // ns; empty cell: nullopt (blank, never 0)
+    // The quantile of the cell's samples, ns: P95 in a run's heatmap, the quantile the
+    // fleet asks for (0.5 to 0.999) in a fleet matrix. Empty cell: nullopt (blank, never 0).
+    std::optional<double> value;
     std::int64_t count = 0;
 };
 
@@ -94,8 +96,8 @@ struct Heatmap {
     // First column of the first run of 3 consecutive cells after the baseline
     // above 0.9 x SLA; an empty cell breaks a run.
     std::vector<std::optional<std::size_t>> row_flag;
-    std::size_t sla_baseline = 0;            // the first sla_baseline columns calibrate row_sla
-    std::optional<double> min_p95, max_p95;  // over non-empty cells
+    std::size_t sla_baseline = 0;                // the first sla_baseline columns calibrate row_sla
+    std::optional<double> min_value, max_value;  // over non-empty cells
 
     std::size_t row_count() const { return row_labels.size(); }
     std::size_t column_count() const { return columns.size(); }
@@ -123,7 +125,7 @@ std::uint64_t heatmap_builds();
 std::string request_row_label(std::int64_t request);
 std::optional<std::int64_t> request_of_row_label(std::string_view label);
 
-// Fills row_sla, row_flag, sla_baseline, min_p95 and max_p95 from cells (used by
+// Fills row_sla, row_flag, sla_baseline, min_value and max_value from cells (used by
 // compute_heatmap).
 void finish_heatmap(Heatmap& map);
 // How many leading windows calibrate the SLA (HeatmapSpec::sla_windows).

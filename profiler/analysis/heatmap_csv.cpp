@@ -37,7 +37,7 @@ void write_heatmap_csv(const Heatmap& map, std::ostream& out) {
         write_field(out, map.row_labels[r]);
         for (std::size_t c = 0; c < map.column_count(); ++c) {
             out << ',';
-            if (const auto& p = map.at(r, c).p95) write_number(out, *p);
+            if (const auto& p = map.at(r, c).value) write_number(out, *p);
         }
         out << '\n';
     }

@@ -47,15 +47,15 @@ HeatmapDiff diff_heatmaps(const Heatmap& a, const Heatmap& b) {
         if (!d.row_in_a[r] || !d.row_in_b[r]) continue;
         const std::size_t common = std::min(a.column_count(), b.column_count());
         for (std::size_t c = 0; c < common; ++c) {
-            const auto& pa = a.at(*d.row_in_a[r], c).p95;
-            const auto& pb = b.at(*d.row_in_b[r], c).p95;
+            const auto& pa = a.at(*d.row_in_a[r], c).value;
+            const auto& pb = b.at(*d.row_in_b[r], c).value;
             if (!pa || !pb) continue;
             d.delta[r * d.columns + c] = *pb - *pa;
             d.range = std::max(d.range, std::abs(*pb - *pa));
         }
     }
-    d.shared_min = merge_min(a.min_p95, b.min_p95);
-    d.shared_max = merge_max(a.max_p95, b.max_p95);
+    d.shared_min = merge_min(a.min_value, b.min_value);
+    d.shared_max = merge_max(a.max_value, b.max_value);
     return d;
 }
 

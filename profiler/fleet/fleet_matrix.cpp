@@ -82,7 +82,7 @@ FleetMatrix build_fleet_matrix(const QueryResult& bucket_increases, const FleetS
                 if (std::isinf(b.le) && b.le > 0) total += b.count;
             const double q = histogram_quantile(spec.quantile, std::move(windows[c]));
             if (total > 0 && std::isfinite(q)) {
-                cell.p95 = q * kNsPerSecond;
+                cell.value = q * kNsPerSecond;
                 cell.count = std::llround(total);
             } else {
                 total = 0;
@@ -94,7 +94,7 @@ FleetMatrix build_fleet_matrix(const QueryResult& bucket_increases, const FleetS
     analysis::finish_heatmap(map);
     for (std::size_t r = 0; r < map.row_count(); ++r) {
         std::vector<std::optional<double>> row(cols);
-        for (std::size_t c = 0; c < cols; ++c) row[c] = map.at(r, c).p95;
+        for (std::size_t c = 0; c < cols; ++c) row[c] = map.at(r, c).value;
         m.calibration.push_back(calibrate_row(row, window_end_s, map.row_sla[r]));
     }
     return m;

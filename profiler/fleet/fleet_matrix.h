@@ -35,7 +35,7 @@ struct SnapshotInfo {
 // The fleet matrix of docs/fleet.md in the heatmap model of docs/heatmap.md, so the
 // heatmap's CSV, plot and image code draw it: rows = values of spec.by (sorted; a
 // series without the label is the row ""), columns = the windows, cell = the
-// spec.quantile of the window's bucket counts in ns (HeatmapCell::p95 holds the
+// spec.quantile of the window's bucket counts in ns (HeatmapCell::value holds the
 // chosen quantile, whatever q is) and count = its observations, rounded. A window
 // without observations is blank. row_sla and row_flag follow section 6 with the
 // baseline spec.sla_windows (0 = the first half).

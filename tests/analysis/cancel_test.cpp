@@ -208,7 +208,7 @@ TEST(Cancel, ANeverStoppingTokenChangesNothing) {
     ASSERT_FALSE(plain.cells.empty());
     for (std::size_t i = 0; i < plain.cells.size(); ++i) {
         EXPECT_EQ(plain.cells[i].count, polled.cells[i].count);
-        EXPECT_EQ(plain.cells[i].p95, polled.cells[i].p95);
+        EXPECT_EQ(plain.cells[i].value, polled.cells[i].value);
     }
     const auto a = attribute_steps(run_a());
     const auto b = attribute_steps(run_a(), {}, never);

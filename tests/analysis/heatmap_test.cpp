@@ -49,8 +49,8 @@ TEST(Heatmap, CellP95OfOneToTwenty) {
     ASSERT_EQ(map.column_count(), 1u);
     EXPECT_EQ(map.row_labels[0], "decode");
     EXPECT_EQ(map.at(0, 0).count, 20);
-    ASSERT_TRUE(map.at(0, 0).p95);
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 19.05);
+    ASSERT_TRUE(map.at(0, 0).value);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 19.05);
 }
 
 // prefill: 5 at t=50 and {5, 10} in window 2; decode: 3 in window 1.
@@ -70,16 +70,16 @@ TEST(Heatmap, EmptyCellsAreBlankNotZero) {
     ASSERT_EQ(map.column_count(), 3u);
     EXPECT_EQ(map.row_labels[0], "prefill");
     EXPECT_EQ(map.row_labels[1], "decode");
-    EXPECT_FALSE(map.at(0, 1).p95.has_value());
+    EXPECT_FALSE(map.at(0, 1).value.has_value());
     EXPECT_EQ(map.at(0, 1).count, 0);
-    EXPECT_FALSE(map.at(1, 0).p95.has_value());
-    EXPECT_FALSE(map.at(1, 2).p95.has_value());
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 5.0);
-    EXPECT_DOUBLE_EQ(*map.at(0, 2).p95, 9.75);  // 5 + 0.95 * (10 - 5)
-    EXPECT_DOUBLE_EQ(*map.at(1, 1).p95, 3.0);
+    EXPECT_FALSE(map.at(1, 0).value.has_value());
+    EXPECT_FALSE(map.at(1, 2).value.has_value());
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 5.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 2).value, 9.75);  // 5 + 0.95 * (10 - 5)
+    EXPECT_DOUBLE_EQ(*map.at(1, 1).value, 3.0);
     // min/max ignore blank cells (a 0 there would make min 0).
-    EXPECT_DOUBLE_EQ(*map.min_p95, 3.0);
-    EXPECT_DOUBLE_EQ(*map.max_p95, 9.75);
+    EXPECT_DOUBLE_EQ(*map.min_value, 3.0);
+    EXPECT_DOUBLE_EQ(*map.max_value, 9.75);
 }
 
 TEST(Heatmap, CsvText) {
@@ -111,8 +111,8 @@ TEST(Heatmap, RowsByRequestSortedById) {
     Heatmap map =
         compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::StepLatency, 1000));
     ASSERT_EQ(map.row_labels, (std::vector<std::string>{"req 3", "req 7"}));
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 4.0);
-    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 2.0 + 0.95 * 8.0);  // samples {10, 2}
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 4.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).value, 2.0 + 0.95 * 8.0);  // samples {10, 2}
 }
 
 trace::RunData positions_run() {
@@ -130,7 +130,7 @@ TEST(Heatmap, RowsByPositionBucket) {
     ASSERT_EQ(map.row_labels,
               (std::vector<std::string>{"pos 0", "pos 1-3", "pos 4-7", "pos 8-11"}));
     EXPECT_EQ(map.at(1, 0).count, 2);
-    EXPECT_DOUBLE_EQ(*map.at(3, 0).p95, 10.0);  // duration 1 + 9
+    EXPECT_DOUBLE_EQ(*map.at(3, 0).value, 10.0);  // duration 1 + 9
     spec.first_token_alone = false;
     map = compute_heatmap(positions_run(), spec);
     ASSERT_EQ(map.row_labels, (std::vector<std::string>{"pos 0-3", "pos 4-7", "pos 8-11"}));
@@ -154,10 +154,10 @@ TEST(Heatmap, RowsByKernelTopNByTotalTime) {
     Heatmap map = compute_heatmap(kernels_run(), spec);
     ASSERT_EQ(map.row_labels, (std::vector<std::string>{"b", "a"}));
     ASSERT_EQ(map.column_count(), 2u);  // a's second launch starts at 120
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 50.0);
-    EXPECT_FALSE(map.at(0, 1).p95);
-    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 10.0);
-    EXPECT_DOUBLE_EQ(*map.at(1, 1).p95, 20.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 50.0);
+    EXPECT_FALSE(map.at(0, 1).value);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).value, 10.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 1).value, 20.0);
 }
 
 TEST(Heatmap, RowsByLane) {
@@ -165,8 +165,8 @@ TEST(Heatmap, RowsByLane) {
     Heatmap map = compute_heatmap(kernels_run(), spec);
     ASSERT_EQ(map.row_labels, (std::vector<std::string>{"stream 7", "lane 1"}));
     EXPECT_EQ(map.at(0, 0).count, 2);
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 10.0);            // {10, 10}
-    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 20 + 0.95 * 30);  // {50, 20}
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 10.0);            // {10, 10}
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).value, 20 + 0.95 * 30);  // {50, 20}
 }
 
 TEST(Heatmap, ItlAndTtft) {
@@ -178,13 +178,13 @@ TEST(Heatmap, ItlAndTtft) {
     add_step(run, 1, 1, Phase::Decode, 10, 25);
     Heatmap itl = compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::Itl, 40));
     ASSERT_EQ(itl.row_labels, (std::vector<std::string>{"req 1"}));
-    ASSERT_EQ(itl.column_count(), 2u);          // samples at 25 and 45
-    EXPECT_DOUBLE_EQ(*itl.at(0, 0).p95, 15.0);  // 25 - 10
-    EXPECT_DOUBLE_EQ(*itl.at(0, 1).p95, 20.0);  // 45 - 25
+    ASSERT_EQ(itl.column_count(), 2u);            // samples at 25 and 45
+    EXPECT_DOUBLE_EQ(*itl.at(0, 0).value, 15.0);  // 25 - 10
+    EXPECT_DOUBLE_EQ(*itl.at(0, 1).value, 20.0);  // 45 - 25
     Heatmap ttft = compute_heatmap(run, time_spec(HeatmapRows::Request, HeatmapMetric::Ttft, 100));
     ASSERT_EQ(ttft.row_labels, (std::vector<std::string>{"req 1", "req 2"}));
-    EXPECT_DOUBLE_EQ(*ttft.at(0, 0).p95, 10.0);
-    EXPECT_DOUBLE_EQ(*ttft.at(1, 0).p95, 25.0);
+    EXPECT_DOUBLE_EQ(*ttft.at(0, 0).value, 10.0);
+    EXPECT_DOUBLE_EQ(*ttft.at(1, 0).value, 25.0);
 }
 
 TEST(Heatmap, WindowsByTime) {
@@ -253,7 +253,7 @@ TEST(Heatmap, SlaAndRecalibrationAfterThreeWindows) {
     EXPECT_FALSE(map.row_flag[0]);
     // An empty window breaks a run too.
     map = compute_heatmap(series({10, 20, 12, 23, 23, 0, 23}), spec);
-    EXPECT_FALSE(map.at(0, 5).p95);
+    EXPECT_FALSE(map.at(0, 5).value);
     EXPECT_FALSE(map.row_flag[0]);
     // Calibrating on every window: peak 23, SLA 27.6, nothing above 24.84.
     spec.sla_windows = 7;
@@ -303,7 +303,7 @@ TEST(Heatmap, WarmupSkipsFirstStepsOfEachRequest) {
     Heatmap map = compute_heatmap(run, spec);
     ASSERT_EQ(map.row_labels, (std::vector<std::string>{"decode"}));
     EXPECT_EQ(map.at(0, 0).count, 2);
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 3.0 + 0.95 * 2.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 3.0 + 0.95 * 2.0);
 }
 
 TEST(Heatmap, BadSpecsThrowClearly) {
@@ -327,7 +327,7 @@ TEST(Heatmap, EmptyRunGivesEmptyMap) {
     Heatmap map = compute_heatmap(run, time_spec(HeatmapRows::Phase, HeatmapMetric::Itl, 100));
     EXPECT_EQ(map.row_count(), 0u);
     EXPECT_EQ(map.column_count(), 0u);
-    EXPECT_FALSE(map.min_p95);
+    EXPECT_FALSE(map.min_value);
 }
 
 }  // namespace
@@ -366,10 +366,10 @@ TEST(Heatmap, RowsByRequestsInFlight) {
     ASSERT_EQ(map.row_labels,
               (std::vector<std::string>{"in flight 1", "in flight 2", "in flight 3-4"}));
     ASSERT_EQ(map.column_count(), 1u);
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 11.0);
-    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 5.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 11.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).value, 5.0);
     EXPECT_EQ(map.at(2, 0).count, 2);
-    EXPECT_NEAR(*map.at(2, 0).p95, 8.9, 1e-12);
+    EXPECT_NEAR(*map.at(2, 0).value, 8.9, 1e-12);
     EXPECT_EQ(heatmap_rows_from_string("concurrency"), HeatmapRows::Concurrency);
 }
 

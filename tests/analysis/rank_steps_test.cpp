@@ -125,10 +125,10 @@ TEST(RankSteps, HeatmapRowsByRank) {
     ASSERT_EQ(map.column_count(), 1u);
     // Rank 0's kernels last 400, 500, 100, 300 ns: P95 by linear interpolation of the
     // sorted 100, 300, 400, 500 at 0.95 * 3 = 2.85 is 400 + 0.85 * 100 = 485.
-    EXPECT_DOUBLE_EQ(*map.at(0, 0).p95, 485.0);
+    EXPECT_DOUBLE_EQ(*map.at(0, 0).value, 485.0);
     EXPECT_EQ(map.at(0, 0).count, 4);
     // Rank 1's 550, 350, 700: sorted 350, 550, 700 at 1.9 -> 550 + 0.9 * 150 = 685.
-    EXPECT_DOUBLE_EQ(*map.at(1, 0).p95, 685.0);
+    EXPECT_DOUBLE_EQ(*map.at(1, 0).value, 685.0);
     spec.metric = HeatmapMetric::StepLatency;  // rank rows are kernel rows
     EXPECT_THROW(compute_heatmap(two_ranks(), spec), std::invalid_argument);
 }

@@ -54,12 +54,12 @@ TEST(RoleHeatmap, RowsAreRolesInRoleOrderWithTheirP95) {
     ASSERT_EQ(h.column_count(), 2u);
     // GEMM, window 0: durations 3000 and 5000; P95 by linear interpolation
     // = 3000 + 0.95 * 2000 = 4900. Window 1: one GEMM of 4000.
-    EXPECT_DOUBLE_EQ(*h.at(0, 0).p95, 4900.0);
+    EXPECT_DOUBLE_EQ(*h.at(0, 0).value, 4900.0);
     EXPECT_EQ(h.at(0, 0).count, 2);
-    EXPECT_DOUBLE_EQ(*h.at(0, 1).p95, 4000.0);
-    EXPECT_DOUBLE_EQ(*h.at(1, 1).p95, 2000.0);
-    EXPECT_FALSE(h.at(2, 0).p95.has_value());  // blank, not 0
-    EXPECT_DOUBLE_EQ(*h.at(2, 1).p95, 500.0);
+    EXPECT_DOUBLE_EQ(*h.at(0, 1).value, 4000.0);
+    EXPECT_DOUBLE_EQ(*h.at(1, 1).value, 2000.0);
+    EXPECT_FALSE(h.at(2, 0).value.has_value());  // blank, not 0
+    EXPECT_DOUBLE_EQ(*h.at(2, 1).value, 500.0);
 }
 
 TEST(RoleHeatmap, TwoEnginesWithDifferentKernelNamesCompareByRole) {

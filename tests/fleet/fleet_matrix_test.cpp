@@ -142,11 +142,11 @@ TEST(FleetMatrix, CellsAreQuantilesAndWindowsWithoutObservationsAreBlank) {
     ASSERT_EQ(m.map.row_count(), 2u);
     EXPECT_EQ(m.map.row_labels[0], "a");
     // The 75th of 100: rank 75 in (1, +Inf] -> the highest finite bound, 1 s.
-    EXPECT_DOUBLE_EQ(*m.map.at(0, 0).p95, 1e9);
+    EXPECT_DOUBLE_EQ(*m.map.at(0, 0).value, 1e9);
     EXPECT_EQ(m.map.at(0, 0).count, 100);
-    EXPECT_FALSE(m.map.at(0, 1).p95);
-    EXPECT_FALSE(m.map.at(1, 0).p95);
-    EXPECT_DOUBLE_EQ(*m.map.at(1, 1).p95, 0.75e9);  // 10 <= 1 s: rank 7.5 of 10 in (0, 1]
+    EXPECT_FALSE(m.map.at(0, 1).value);
+    EXPECT_FALSE(m.map.at(1, 0).value);
+    EXPECT_DOUBLE_EQ(*m.map.at(1, 1).value, 0.75e9);  // 10 <= 1 s: rank 7.5 of 10 in (0, 1]
     EXPECT_EQ(m.map.columns[1].start_ns, 100'000'000'000);
 }
 

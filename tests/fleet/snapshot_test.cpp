@@ -49,7 +49,7 @@ std::string timed(std::int64_t at, const std::string& scrape) {
 void expect_cell(const FleetMatrix& m, std::size_t row, std::size_t column,
                  std::optional<double> want_s) {
     ASSERT_TRUE(want_s);
-    const auto& got = m.map.at(row, column).p95;
+    const auto& got = m.map.at(row, column).value;
     ASSERT_TRUE(got) << "row " << row << " column " << column;
     EXPECT_NEAR(*got, *want_s * 1e9, *want_s * 1e9 * 1e-12) << "row " << row;
 }
@@ -149,7 +149,7 @@ TEST_F(Snapshot, TwoScrapesAnHourApartGiveTheWindowBetweenThem) {
     const FleetMatrix three = fleet::read_fleet_file(one, spec("ttft"), std::nullopt);
     ASSERT_EQ(three.window_end_s, (std::vector<std::int64_t>{kT0 + 3600, kT0 + 7200}));
     expect_cell(three, 0, 0, scrape_quantile(0.95, kVllmTtftBounds, hour0));
-    EXPECT_FALSE(three.map.at(0, 1).p95);  // nothing observed: blank
+    EXPECT_FALSE(three.map.at(0, 1).value);  // nothing observed: blank
     EXPECT_EQ(three.snapshot->scrapes[1].where,
               one + ":" + std::to_string(std::count(first.begin(), first.end(), '\n') + 2));
 }

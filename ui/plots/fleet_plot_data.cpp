@@ -76,16 +76,16 @@ QString FleetPlotData::cellToolTip(const fleet::FleetMatrix& m, std::size_t row,
             .arg(QString::fromStdString(label.empty() ? "(no label)" : label).toHtmlEscaped(),
                  windowText(m, column));
     const auto& cell = m.map.cells[row * m.window_end_s.size() + column];
-    if (!cell.p95) return text + QObject::tr("blank: no samples in this window");
+    if (!cell.value) return text + QObject::tr("blank: no samples in this window");
     text += QObject::tr("%1 %2<br>%3 observations")
-                .arg(quantileName(m.spec.quantile), durationText(cell.p95),
+                .arg(quantileName(m.spec.quantile), durationText(cell.value),
                      QLocale::c().toString(m.observations_at(row, column), 'f', 0));
     if (m.window_width_s(column) > 0)
         text +=
             QStringLiteral(", %1/s").arg(QLocale::c().toString(sampleRate(m, row, column), 'g', 3));
     const auto& sla = m.map.row_sla[row];
     if (sla) {
-        const bool above = *cell.p95 > *sla;  // as HeatmapPlotData::breaches outlines it
+        const bool above = *cell.value > *sla;  // as HeatmapPlotData::breaches outlines it
         text += QObject::tr("<br>row SLA %1%2")
                     .arg(durationText(sla),
                          above ? QObject::tr(" \u2014 <b>above SLA</b>") : QString());

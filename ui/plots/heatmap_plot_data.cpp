@@ -37,14 +37,14 @@ HeatmapPlotData HeatmapPlotData::fromHeatmap(const analysis::Heatmap& map,
     d.values.reserve(map.cells.size());
     d.counts.reserve(map.cells.size());
     for (const auto& cell : map.cells) {
-        d.values.push_back(cell.p95);
+        d.values.push_back(cell.value);
         d.counts.push_back(cell.count);
     }
     d.row_sla = map.row_sla;
     d.row_flag = map.row_flag;
     d.sla_baseline = map.sla_baseline;
-    d.lo = map.min_p95;
-    d.hi = map.max_p95;
+    d.lo = map.min_value;
+    d.hi = map.max_value;
     if (run != nullptr && map.spec.window == analysis::WindowKind::Steps && !d.columns.empty()) {
         // A step belongs to the window its end falls in (its sample's time).
         for (const auto& w : d.columns) d.column_starts.push_back(w.start_ns);
