@@ -85,7 +85,7 @@ class StoreReader {
     std::vector<SummaryLevel> summary_levels(std::int64_t run_id, std::uint16_t lane) const;
     // The bins of one level that overlap [t0, t1), in bin order, one per bin (repeated
     // bins expanded, partial records of one bin merged); empty without summaries. A range
-    // of more than 2^24 bins is refused (StoreError): ask a coarser level.
+    // of more than 2^20 bins is refused (StoreError): ask a coarser level.
     std::vector<SummaryBin> summary_bins(std::int64_t run_id, std::uint16_t lane, int level,
                                          std::int64_t t0, std::int64_t t1) const;
 

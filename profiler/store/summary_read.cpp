@@ -15,7 +15,9 @@ namespace {
 
 using detail::Statement;
 
-constexpr std::int64_t kMaxBins = std::int64_t{1} << 24;
+// A call's bins, and the records expanded to merge them (4 per bin: tracks, late ones):
+// at most 256 MB however a file's records overlap.
+constexpr std::int64_t kMaxBins = std::int64_t{1} << 20;
 // Bins of times in int64 ns at widths of 2^10 ns or more stay well inside this.
 constexpr std::int64_t kMaxBinIndex = std::int64_t{1} << 60;
 
