@@ -26,6 +26,7 @@
 #include "import/nsys/nsys_importer.h"
 #include "import/open_any.h"
 #include "import/serving/serving_importer.h"
+#include "store/store_reader.h"
 #include "trace/file_error.h"
 
 namespace tokenscope::fuzz {
@@ -224,11 +225,32 @@ inline void llmperf_case(std::string_view bytes) {
     client_case(bytes, "run_individual_responses.json");
 }
 
-// Opening a .tokenscope file goes through open_any, the path the CLI and the GUI take.
+// Every lane's timeline summary at the level that fits 1600 bins, and one name's
+// durations: what opening a large run from its summaries reads (DESIGN.md section 17).
+inline void read_summaries(const std::string& path) {
+    store::StoreReader reader(path);
+    for (const std::int64_t run : reader.run_ids()) {
+        (void)reader.duration_histogram(run, 1, 0, std::int64_t{1} << 50);
+        for (std::uint16_t lane = 0; lane < 64; ++lane) {
+            const auto bounds = reader.lane_bounds(run, lane);
+            const auto levels = reader.summary_levels(run, lane);
+            if (!bounds || levels.empty() || bounds->second < bounds->first) continue;
+            const std::uint64_t span = static_cast<std::uint64_t>(bounds->second) -
+                                       static_cast<std::uint64_t>(bounds->first);
+            auto level = levels.begin();
+            while (std::next(level) != levels.end() && (span >> level->bin_log2()) > 1600) ++level;
+            (void)reader.summary_bins(run, lane, level->level, bounds->first, bounds->second);
+        }
+    }
+}
+
+// Opening a .tokenscope file goes through open_any, the path the CLI and the GUI take;
+// then its summaries are read.
 inline void store_case(std::string_view bytes) {
     static InputFile file("store.tokenscope");
     const std::string& path = file.write(bytes);
     expect_clean_failure([&] { (void)import::open_any(path); });
+    expect_clean_failure([&] { read_summaries(path); });
 }
 
 // Every target by name: the regression test replays tests/fuzz/regressions/<name>/.
