@@ -94,11 +94,15 @@ std::size_t TimelineLod::fold_end(std::size_t first, std::int64_t wide_ns, std::
     }
 }
 
-std::vector<LodItem> TimelineLod::items(std::int64_t t0, std::int64_t t1, double ns_per_px,
-                                        double min_px) const {
+std::int64_t TimelineLod::wide_ns(double ns_per_px, double min_px) {
     if (!(ns_per_px > 0)) throw std::invalid_argument("timeline: ns per pixel must be positive");
     // Durations are whole ns, so "at least min_px wide" is duration >= ceil(min_px * ns/px).
-    const auto wide_ns = static_cast<std::int64_t>(std::ceil(std::max(0.0, min_px) * ns_per_px));
+    return static_cast<std::int64_t>(std::ceil(std::max(0.0, min_px) * ns_per_px));
+}
+
+std::vector<LodItem> TimelineLod::items(std::int64_t t0, std::int64_t t1, double ns_per_px,
+                                        double min_px) const {
+    const std::int64_t wide = wide_ns(ns_per_px, min_px);
     std::vector<LodItem> out;
     const std::size_t n = lane_.size();
     std::size_t i = first_greater(end_tree_, false, 0, t0);
@@ -108,13 +112,13 @@ std::vector<LodItem> TimelineLod::items(std::int64_t t0, std::int64_t t1, double
             i = first_greater(end_tree_, false, i + 1, t0);
             continue;
         }
-        if (a.duration_ns() >= wide_ns) {
+        if (a.duration_ns() >= wide) {
             out.push_back({a.start_ns, a.end_ns, i, 1});
             ++i;
             continue;
         }
         std::int64_t block_end = a.end_ns;
-        const std::size_t next = fold_end(i, wide_ns, t1, block_end);
+        const std::size_t next = fold_end(i, wide, t1, block_end);
         out.push_back({a.start_ns, block_end, i, next - i});
         i = next;
     }

@@ -11,12 +11,14 @@ namespace tokenscope::analysis {
 
 // One thing to draw: a real span (count 1: the activity at `first`) or a folded
 // "N events" block (count N > 1) standing for activities first .. first+N-1, all
-// inside [start_ns, end_ns).
+// inside [start_ns, end_ns). On a nested lane (NestedLod) a block's activities are the
+// row `depth`'s, not all of first .. first+N-1, and `first` is the first of them.
 struct LodItem {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
     std::size_t first = 0;
     std::size_t count = 1;
+    int depth = 0;
 
     bool folded() const { return count > 1; }
     bool operator==(const LodItem&) const = default;
@@ -41,6 +43,12 @@ class TimelineLod {
                                double min_px = 3.0) const;
 
     std::size_t size() const { return lane_.size(); }
+
+    // The fold rule, shared with NestedLod: a span is drawn itself when its duration is at
+    // least this (min_px at ns_per_px, in whole ns), and a narrower span joins a block
+    // when it starts less than this after the block's end. Throws std::invalid_argument
+    // when ns_per_px is not positive.
+    static std::int64_t wide_ns(double ns_per_px, double min_px);
 
   private:
     static constexpr std::size_t kLeaf = 16;

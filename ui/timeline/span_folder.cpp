@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/nested_lod.h"
 #include "analysis/timeline_lod.h"
 
 namespace tokenscope::ui {
@@ -30,32 +31,18 @@ void SpanFolder::collect_flat(const TimelineIndex& index, std::size_t lane,
             SpanItem{vp.x_of(it.start_ns), vp.x_of(it.end_ns), 0, base + it.first, it.count});
 }
 
+// Nested lanes fold per depth row by analysis' NestedLod, the flat lanes' rule.
 void SpanFolder::collect_nested(const TimelineIndex& index, std::size_t lane,
                                 const TimelineViewport& vp, double width_px, int rows,
                                 double min_px, std::vector<SpanItem>& out) {
     const auto& acts = index.run().activities;
-    std::vector<SpanItem> folds(static_cast<std::size_t>(rows), SpanItem{0, 0, 0, 0, 0});
-    auto flush = [&](SpanItem& f) {
-        if (f.count > 0) out.push_back(f);
-        f.count = 0;
-    };
+    analysis::NestedLod lod(vp.ns_per_px(), rows, min_px);
     index.for_each_visible(lane, vp.start_ns(), vp.end_ns(width_px), [&](std::size_t i, int depth) {
-        depth = std::min(depth, rows - 1);  // deeper nesting shares the last row
-        const double x0 = vp.x_of(acts[i].start_ns);
-        const double x1 = vp.x_of(acts[i].end_ns);
-        SpanItem& f = folds[static_cast<std::size_t>(depth)];
-        if (x1 - x0 >= min_px) {
-            flush(f);
-            out.push_back(SpanItem{x0, x1, depth, i, 1});
-        } else if (f.count > 0 && x0 <= f.x1 + min_px) {
-            f.x1 = std::max(f.x1, x1);
-            ++f.count;
-        } else {
-            flush(f);
-            f = SpanItem{x0, x1, depth, i, 1};
-        }
+        lod.add(i, acts[i].start_ns, acts[i].end_ns, depth);
     });
-    for (auto& f : folds) flush(f);
+    for (const auto& it : lod.finish())
+        out.push_back(
+            SpanItem{vp.x_of(it.start_ns), vp.x_of(it.end_ns), it.depth, it.first, it.count});
 }
 
 }  // namespace tokenscope::ui

@@ -18,10 +18,10 @@ struct SpanItem {
     std::size_t count = 1;
 };
 
-// Level of detail for painting: spans narrower than min_px fold into one
-// "N events" block. Lanes without nesting (GPU streams, copy engines) use
-// analysis::TimelineLod; nested lanes (host ranges around API calls) fold per
-// depth row, visiting the visible activities.
+// Level of detail for painting, in pixels: spans narrower than min_px fold into one
+// "N events" block by analysis' rule, its one home. Lanes without nesting (GPU
+// streams, copy engines) use analysis::TimelineLod; nested lanes (host ranges around
+// API calls) analysis::NestedLod, per depth row, visiting the visible activities.
 class SpanFolder {
   public:
     static std::vector<SpanItem> collect(const TimelineIndex& index, std::size_t lane,
