@@ -3,9 +3,14 @@
 // .tokenscope file to a fully analysed window: the timeline painted, the breakdown
 // and both verdicts (Breakdown tab, Attribution dock) shown. Each repetition is a new
 // window; the figures are medians over them, with the resident memory per activity
-// once everything is shown (run + index + views + analysis).
+// once everything is shown (run + index + views + analysis), and the process's peak
+// resident memory (VmHWM). --file opens an existing file instead (bench/make_large_run's
+// runs of any size), left where it is; run one process per file, as the peak is the
+// process's.
 // Usage: ui_open_bench [activities (default 10000000)] [repetitions (default 3)]
+//        ui_open_bench --file F [repetitions (default 3)]
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <QApplication>
 #include <QDir>
@@ -16,11 +21,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bench_stats.h"
 #include "decode_run.h"
+#include "store/store_reader.h"
 #include "ui/breakdown/attribution_panel.h"
 #include "ui/breakdown/breakdown_tab.h"
 #include "ui/timeline/timeline_tab.h"
@@ -88,6 +95,13 @@ Open open_once(const QString& path) {
     return o;
 }
 
+// The process's peak resident memory in MiB (ru_maxrss is in KiB on Linux).
+double peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,10 +110,20 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("TokenscopeBench"));
     QCoreApplication::setApplicationName(QStringLiteral("ui_open_bench"));
-    const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
-    const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
-    const QString path = QDir::temp().filePath(QStringLiteral("ui_open_bench.tokenscope"));
-    const std::size_t activities = write_decode_run(path.toStdString(), n);
+    const bool given = argc > 2 && std::strcmp(argv[1], "--file") == 0;
+    const int reps = argc > (given ? 3 : 2) ? std::max(1, std::atoi(argv[given ? 3 : 2])) : 3;
+    QString path;
+    std::size_t activities = 0;
+    if (given) {
+        path = QString::fromLocal8Bit(argv[2]);
+        store::StoreReader reader(path.toStdString());
+        for (const auto& r : reader.runs())
+            activities += static_cast<std::size_t>(r.activity_count);
+    } else {
+        const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
+        path = QDir::temp().filePath(QStringLiteral("ui_open_bench.tokenscope"));
+        activities = write_decode_run(path.toStdString(), n);
+    }
     std::printf("run: %zu activities in %s\n", activities, qPrintable(path));
     std::vector<double> loaded, painted, breakdown, verdict, analysed, bytes;
     for (int r = 0; r < reps; ++r) {
@@ -121,7 +145,7 @@ int main(int argc, char** argv) {
         analysed.push_back(o.analysed_ms());
         bytes.push_back(o.rss_delta_kib * 1024.0 / static_cast<double>(activities));
     }
-    QFile::remove(path);
+    if (!given) QFile::remove(path);
     std::printf("\nmedians over %d opens of %zu activities\n", reps, activities);
     std::printf("%-52s %10.0f ms\n", "file read and indexed (runs in the list)", median(loaded));
     std::printf("%-52s %10.0f ms\n", "timeline painted", median(painted));
@@ -129,5 +153,6 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.0f ms\n", "attribution dock's verdict shown", median(verdict));
     std::printf("%-52s %10.0f ms\n", "fully analysed window", median(analysed));
     std::printf("%-52s %10.1f B\n", "resident memory per activity, analysed", median(bytes));
+    std::printf("%-52s %10.0f MiB\n", "peak resident memory of the process", peak_rss_mib());
     return 0;
 }
