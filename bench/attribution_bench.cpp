@@ -7,11 +7,11 @@
 #include <random>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/distribution.h"
-#include "analysis/metrics.h"
-#include "analysis/run_analysis.h"
-#include "analysis/verdict.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/run_analysis.h"
+#include "analysis/attribution/verdict.h"
+#include "analysis/metrics/distribution.h"
+#include "analysis/metrics/metrics.h"
 
 using namespace tokenscope;
 using Clock = std::chrono::steady_clock;

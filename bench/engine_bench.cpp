@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/distribution.h"
-#include "analysis/heatmap.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/heatmap/heatmap.h"
+#include "analysis/metrics/distribution.h"
 #include "capture/model/model_backend.h"
 #include "store/store_reader.h"
 #include "store/store_writer.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/diff.h"
-#include "analysis/heatmap.h"
+#include "analysis/compare/diff.h"
+#include "analysis/heatmap/heatmap.h"
 
 using namespace tokenscope;
 using Clock = std::chrono::steady_clock;

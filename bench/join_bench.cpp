@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/client_server_join.h"
+#include "analysis/join/client_server_join.h"
 
 using namespace tokenscope;
 

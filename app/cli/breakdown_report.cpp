@@ -1,6 +1,6 @@
 #include "breakdown_report.h"
 
-#include "analysis/batch_label.h"
+#include "analysis/heatmap/batch_label.h"
 #include "category_label.h"
 #include "format.h"
 #include "json_out.h"

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/run_analysis.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {

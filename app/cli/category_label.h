@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "analysis/category.h"
+#include "analysis/attribution/category.h"
 
 namespace tokenscope::cli {
 

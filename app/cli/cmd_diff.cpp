@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "arg_parser.h"
 #include "commands.h"
 #include "diff_report.h"

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "analysis/heatmap_csv.h"
+#include "analysis/heatmap/heatmap_csv.h"
 #include "arg_parser.h"
 #include "commands.h"
 #include "fleet/alert_rules.h"

@@ -1,7 +1,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "analysis/heatmap_csv.h"
+#include "analysis/heatmap/heatmap_csv.h"
 #include "analysis/kernel_name.h"
 #include "analysis/run_kind.h"
 #include "arg_parser.h"

@@ -1,7 +1,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "arg_parser.h"
 #include "breakdown_report.h"
 #include "capture/backend_registry.h"

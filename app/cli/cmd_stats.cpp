@@ -1,7 +1,7 @@
 #include <iostream>
 
-#include "analysis/client_figures.h"
-#include "analysis/metrics.h"
+#include "analysis/metrics/client_figures.h"
+#include "analysis/metrics/metrics.h"
 #include "arg_parser.h"
 #include "commands.h"
 #include "input_runs.h"

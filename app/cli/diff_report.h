@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "fleet/fleet_matrix.h"
 
 namespace tokenscope::cli {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "arg_parser.h"
 
 namespace tokenscope::cli {

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "analysis/client_server_join.h"
+#include "analysis/join/client_server_join.h"
 #include "import/open_any.h"
 #include "store/store_writer.h"
 #include "trace/file_error.h"

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/category.h"
-#include "analysis/distribution.h"
+#include "analysis/attribution/category.h"
+#include "analysis/metrics/distribution.h"
 
 namespace tokenscope::cli {
 

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/rank_steps.h"
+#include "analysis/ranks/rank_steps.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {

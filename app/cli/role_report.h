@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analysis/role_breakdown.h"
+#include "analysis/attribution/role_breakdown.h"
 
 namespace tokenscope::cli {
 

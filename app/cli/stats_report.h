@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {

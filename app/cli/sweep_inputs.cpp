@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "analysis/client_figures.h"
+#include "analysis/metrics/client_figures.h"
 #include "analysis/sweep/stored_sweep.h"
 #include "arg_parser.h"
 #include "import/serving/serving_points.h"

@@ -1,6 +1,6 @@
 #include "token_report.h"
 
-#include "analysis/batch_label.h"
+#include "analysis/heatmap/batch_label.h"
 #include "analysis/kernel_name.h"
 #include "category_label.h"
 #include "format.h"

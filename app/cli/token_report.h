@@ -4,7 +4,7 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {

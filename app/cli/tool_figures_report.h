@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analysis/client_figures.h"
+#include "analysis/metrics/client_figures.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::cli {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 
 namespace tokenscope::analysis {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "trace/run_data.h"
 
 namespace tokenscope::analysis {

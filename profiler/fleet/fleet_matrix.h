@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "calibration.h"
 #include "fleet_spec.h"
 #include "query_result.h"

@@ -1,4 +1,4 @@
-#include "analysis/attribution.h"
+#include "analysis/attribution/attribution.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "analysis/coverage.h"
+#include "analysis/attribution/coverage.h"
 #include "support/activity_builder.h"
 
 using namespace tokenscope;

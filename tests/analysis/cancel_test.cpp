@@ -7,11 +7,11 @@
 #include <functional>
 #include <string>
 
-#include "analysis/attribution.h"
-#include "analysis/diff.h"
-#include "analysis/heatmap.h"
-#include "analysis/run_analysis.h"
-#include "analysis/verdict.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/run_analysis.h"
+#include "analysis/attribution/verdict.h"
+#include "analysis/compare/diff.h"
+#include "analysis/heatmap/heatmap.h"
 #include "trace/stop_source.h"
 #include "trace/stop_token.h"
 

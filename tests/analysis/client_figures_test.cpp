@@ -3,7 +3,7 @@
 // is worked out in the comments.
 #include <gtest/gtest.h>
 
-#include "analysis/client_figures.h"
+#include "analysis/metrics/client_figures.h"
 #include "import/client/tool_figures.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/client_server_join.h"
+#include "analysis/join/client_server_join.h"
 #include "trace/stop_source.h"
 
 using namespace tokenscope;

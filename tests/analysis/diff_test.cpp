@@ -1,8 +1,8 @@
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 
 #include <gtest/gtest.h>
 
-#include "analysis/coverage.h"
+#include "analysis/attribution/coverage.h"
 
 namespace tokenscope::analysis {
 namespace {

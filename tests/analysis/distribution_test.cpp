@@ -1,4 +1,4 @@
-#include "analysis/distribution.h"
+#include "analysis/metrics/distribution.h"
 
 #include <gtest/gtest.h>
 

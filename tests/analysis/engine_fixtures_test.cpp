@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/run_analysis.h"
 #include "import/kineto/kineto_importer.h"
 #include "support/fixtures.h"
 #include "support/gzip_file.h"

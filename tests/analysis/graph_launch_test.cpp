@@ -7,8 +7,8 @@
 #include <string>
 
 #include "../import/nsys_test_db.h"
-#include "analysis/attribution.h"
-#include "analysis/verdict.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/verdict.h"
 #include "import/nsys/nsys_importer.h"
 
 using namespace tokenscope;

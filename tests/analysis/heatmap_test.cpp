@@ -1,11 +1,11 @@
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <stdexcept>
 
-#include "analysis/heatmap_csv.h"
+#include "analysis/heatmap/heatmap_csv.h"
 
 namespace tokenscope::analysis {
 namespace {

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "analysis/launch_delay.h"
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/launch_delay.h"
+#include "analysis/attribution/run_analysis.h"
 #include "import/kineto/kineto_importer.h"
 #include "support/temp_dir.h"
 

@@ -1,11 +1,11 @@
 // Engine iterations of two runs compared (analysis/iteration_diff.h) on runs built by
 // hand; every expected figure is worked out from the times below.
-#include "analysis/iteration_diff.h"
+#include "analysis/compare/iteration_diff.h"
 
 #include <gtest/gtest.h>
 
-#include "analysis/diff.h"
-#include "analysis/role_breakdown.h"
+#include "analysis/attribution/role_breakdown.h"
+#include "analysis/compare/diff.h"
 #include "support/activity_builder.h"
 #include "trace/stop_source.h"
 

@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "analysis/lane_groups.h"
+#include "analysis/ranks/lane_groups.h"
 #include "import/open_any.h"
 #include "support/fixtures.h"
 

@@ -1,4 +1,4 @@
-#include "analysis/mann_whitney.h"
+#include "analysis/compare/mann_whitney.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // each worked out in the comments; NCCL kernels as nvlink or pcie.
 #include <gtest/gtest.h>
 
-#include "analysis/attribution.h"
-#include "analysis/heatmap.h"
-#include "analysis/rank_steps.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/heatmap/heatmap.h"
+#include "analysis/ranks/rank_steps.h"
 
 namespace tokenscope::analysis {
 namespace {

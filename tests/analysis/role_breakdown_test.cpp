@@ -1,6 +1,6 @@
 // GPU time per kernel role (analysis/role_breakdown.h) on runs built by hand, every
 // expected number worked out from the times below.
-#include "analysis/role_breakdown.h"
+#include "analysis/attribution/role_breakdown.h"
 
 #include <gtest/gtest.h>
 

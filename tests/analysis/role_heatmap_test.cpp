@@ -3,7 +3,7 @@
 // have. Kernel names below are real ones from the fixtures and the engines' code.
 #include <gtest/gtest.h>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "analysis/run_kind.h"
 
 namespace tokenscope::analysis {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "../joined_hand_run.h"
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 
 using namespace tokenscope;
 using H = test::JoinedHandRun;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analysis/token_iterations.h"
+#include "analysis/join/token_iterations.h"
 
 using namespace tokenscope;
 

@@ -1,5 +1,5 @@
-#include "analysis/verdict.h"
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/verdict.h"
+#include "analysis/attribution/run_analysis.h"
 
 #include <gtest/gtest.h>
 

@@ -29,14 +29,14 @@ plant() {  # plant FILE INCLUDE: the lint must fail and name FILE
     sed -i '$d' "$work/$1"
 }
 plant profiler/trace/run_data.h store/schema.h        # trace may use the standard library only
-plant profiler/analysis/verdict.cpp import/open_any.h # analysis may use trace and store
+plant profiler/analysis/attribution/verdict.cpp import/open_any.h # analysis may use trace and store
 plant profiler/store/schema.cpp ui/window/main_window.h
 plant ui/breakdown/breakdown_tab.cpp kernels/model_shape.h # the GUI learns shapes from the CLI
 plant ui/plots/heatmap_plot.cpp ui/window/main_window.h # the plots the CLI draws stay GUI-free
-plant profiler/analysis/verdict.cpp json/reader.h # JSON is read by import and fleet
+plant profiler/analysis/attribution/verdict.cpp json/reader.h # JSON is read by import and fleet
 # Allowed: capture may use kernels, fleet analysis, ui the profiler's headers.
 echo '#include "kernels/model_shape.h"' >>"$work/profiler/capture/backend.h"
-echo '#include "analysis/heatmap.h"' >>"$work/profiler/fleet/fleet_matrix.h"
+echo '#include "analysis/heatmap/heatmap.h"' >>"$work/profiler/fleet/fleet_matrix.h"
 echo '#include "capture/gpu_presets.h"' >>"$work/ui/breakdown/breakdown_tab.cpp"
 echo '#include "json/reader.h"' >>"$work/profiler/import/importer.h"
 "$src/.ci/check-includes" "$work" >/dev/null || { echo "FAIL: allowed includes were refused"; exit 1; }

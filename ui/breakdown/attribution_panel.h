@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/run_analysis.h"
 #include "ui/plots/time_format.h"
 #include "ui/shared/open_run.h"
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/attribution.h"
-#include "analysis/category.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/category.h"
 #include "trace/step.h"
 #include "ui/plots/time_format.h"
 

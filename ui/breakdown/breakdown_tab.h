@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/run_analysis.h"
 #include "ui/shared/run_tab.h"
 
 class QLabel;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/verdict.h"
+#include "analysis/attribution/verdict.h"
 #include "ui/shared/unit_table_model.h"
 
 namespace tokenscope::ui {

@@ -3,7 +3,7 @@
 #include <array>
 #include <vector>
 
-#include "analysis/role_breakdown.h"
+#include "analysis/attribution/role_breakdown.h"
 #include "ui/shared/unit_table_model.h"
 
 namespace tokenscope::ui {

@@ -1,6 +1,6 @@
 #include "slow_token_model.h"
 
-#include "analysis/batch_label.h"
+#include "analysis/heatmap/batch_label.h"
 #include "analysis/kernel_name.h"
 
 namespace tokenscope::ui {

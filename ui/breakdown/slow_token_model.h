@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 #include "ui/shared/unit_table_model.h"
 
 namespace tokenscope::ui {

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 #include "slow_token_model.h"
 #include "ui/shared/background_query.h"
 #include "ui/shared/row_table.h"

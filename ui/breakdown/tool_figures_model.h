@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis/client_figures.h"
+#include "analysis/metrics/client_figures.h"
 #include "ui/shared/unit_table_model.h"
 
 namespace tokenscope::ui {

@@ -5,7 +5,7 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "analysis/client_figures.h"
+#include "analysis/metrics/client_figures.h"
 #include "tool_figures_model.h"
 #include "trace/stop_token.h"
 #include "ui/shared/background_query.h"

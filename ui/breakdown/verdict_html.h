@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QString>
 
-#include "analysis/verdict.h"
+#include "analysis/attribution/verdict.h"
 #include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {

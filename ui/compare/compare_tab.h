@@ -4,7 +4,7 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "ui/shared/run_tab.h"
 
 class QComboBox;

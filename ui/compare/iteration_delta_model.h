@@ -4,7 +4,7 @@
 #include <QString>
 #include <vector>
 
-#include "analysis/iteration_diff.h"
+#include "analysis/compare/iteration_diff.h"
 #include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {

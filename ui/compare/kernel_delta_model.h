@@ -3,7 +3,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {

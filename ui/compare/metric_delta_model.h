@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "ui/plots/time_format.h"
 
 namespace tokenscope::ui {

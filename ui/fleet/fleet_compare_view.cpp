@@ -2,7 +2,7 @@
 
 #include <QVBoxLayout>
 
-#include "analysis/heatmap_diff.h"
+#include "analysis/heatmap/heatmap_diff.h"
 #include "ui/plots/fleet_plot_data.h"
 #include "ui/plots/heatmap_plot.h"
 

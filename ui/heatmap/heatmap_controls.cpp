@@ -8,8 +8,8 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 
+#include "analysis/join/slow_tokens.h"
 #include "analysis/run_kind.h"
-#include "analysis/slow_tokens.h"
 
 namespace tokenscope::ui {
 namespace {

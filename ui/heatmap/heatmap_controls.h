@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 
 class QComboBox;
 class QSpinBox;

@@ -8,7 +8,7 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 #include "heatmap_controls.h"
 #include "ui/plots/heatmap_plot.h"
 #include "ui/plots/plot_exporter.h"

@@ -3,7 +3,7 @@
 #include <QPointer>
 #include <optional>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "ui/shared/run_tab.h"
 
 class QCheckBox;

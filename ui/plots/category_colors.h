@@ -3,7 +3,7 @@
 #include <QColor>
 #include <QString>
 
-#include "analysis/category.h"
+#include "analysis/attribution/category.h"
 #include "trace/activity.h"
 
 namespace tokenscope::ui::plots {

@@ -3,7 +3,7 @@
 #include <QSize>
 #include <QString>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "heatmap_plot_data.h"
 
 namespace tokenscope::ui::plots {

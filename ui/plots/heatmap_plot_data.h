@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/heatmap.h"
-#include "analysis/heatmap_diff.h"
+#include "analysis/heatmap/heatmap.h"
+#include "analysis/heatmap/heatmap_diff.h"
 #include "time_format.h"
 
 namespace tokenscope::ui::plots {

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "analysis/heatmap_csv.h"
+#include "analysis/heatmap/heatmap_csv.h"
 
 namespace tokenscope::ui::plots {
 namespace {

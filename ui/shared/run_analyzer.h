@@ -11,8 +11,8 @@
 #include <set>
 #include <vector>
 
-#include "analysis/heatmap.h"
-#include "analysis/run_analysis.h"
+#include "analysis/attribution/run_analysis.h"
+#include "analysis/heatmap/heatmap.h"
 #include "open_run.h"
 
 namespace tokenscope::ui {

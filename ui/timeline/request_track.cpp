@@ -4,8 +4,8 @@
 #include <limits>
 #include <unordered_map>
 
-#include "analysis/slow_tokens.h"
-#include "analysis/token_iterations.h"
+#include "analysis/join/slow_tokens.h"
+#include "analysis/join/token_iterations.h"
 
 namespace tokenscope::ui {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-#include "analysis/lane_groups.h"
+#include "analysis/ranks/lane_groups.h"
 #include "timeline_index.h"
 
 namespace tokenscope::ui {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/batch_label.h"
+#include "analysis/heatmap/batch_label.h"
 #include "span_folder.h"
 #include "token_track.h"
 #include "ui/plots/category_colors.h"

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "analysis/classifier.h"
+#include "analysis/attribution/classifier.h"
 #include "timeline_scene.h"
 
 class QFontMetrics;

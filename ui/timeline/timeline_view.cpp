@@ -12,8 +12,8 @@
 #include <cmath>
 
 #include "activity_tooltip.h"
-#include "analysis/batch_label.h"
-#include "analysis/classifier.h"
+#include "analysis/attribution/classifier.h"
+#include "analysis/heatmap/batch_label.h"
 #include "timeline_painter.h"
 #include "token_track.h"
 #include "ui/plots/time_format.h"

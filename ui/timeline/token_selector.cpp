@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "analysis/join/slow_tokens.h"
 #include "analysis/kernel_name.h"
-#include "analysis/slow_tokens.h"
 #include "timeline_view.h"
 #include "ui/plots/time_format.h"
 

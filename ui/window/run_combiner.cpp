@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "analysis/client_server_join.h"
+#include "analysis/join/client_server_join.h"
 #include "import/merge/merge_ranks.h"
 
 namespace tokenscope::ui {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "analysis/distribution.h"
+#include "analysis/metrics/distribution.h"
 
 namespace tokenscope::analysis {
 namespace {

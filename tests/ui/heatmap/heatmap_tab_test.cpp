@@ -11,7 +11,7 @@
 
 #include <QCheckBox>
 #include "../hand_run.h"
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 
 #include "support/fixtures.h"
 #include "support/test_settings.h"

@@ -7,7 +7,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "ui/plots/heatmap_image.h"
 #include "ui/plots/plot_exporter.h"
 

@@ -18,7 +18,7 @@
 
 #include "../hand_run.h"
 #include "../settle.h"
-#include "analysis/heatmap.h"
+#include "analysis/heatmap/heatmap.h"
 #include "support/test_settings.h"
 #include "trace/stop_token.h"
 #include "ui/breakdown/breakdown_tab.h"

@@ -14,8 +14,8 @@
 
 #include "../hand_run.h"
 #include "../settle.h"
-#include "analysis/coverage.h"
-#include "analysis/heatmap.h"
+#include "analysis/attribution/coverage.h"
+#include "analysis/heatmap/heatmap.h"
 #include "support/hand_store.h"
 #include "support/test_settings.h"
 #include "ui/breakdown/attribution_panel.h"

@@ -17,7 +17,7 @@
 
 #include "../../joined_hand_run.h"
 #include "../hand_run.h"
-#include "analysis/slow_tokens.h"
+#include "analysis/join/slow_tokens.h"
 #include "store/store_writer.h"
 #include "support/fixtures.h"
 #include "ui/breakdown/breakdown_tab.h"

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/run_kind.h"
 #include "coverage.h"
 #include "launch_delay.h"
-#include "run_kind.h"
 
 namespace tokenscope::analysis {
 namespace {

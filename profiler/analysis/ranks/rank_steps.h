@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "attribution.h"
-#include "category.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/category.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"
 

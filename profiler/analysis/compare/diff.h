@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "attribution.h"
-#include "category.h"
-#include "distribution.h"
-#include "heatmap.h"
-#include "heatmap_diff.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/category.h"
+#include "analysis/heatmap/heatmap.h"
+#include "analysis/heatmap/heatmap_diff.h"
+#include "analysis/metrics/distribution.h"
+#include "analysis/metrics/metrics.h"
 #include "iteration_diff.h"
 #include "mann_whitney.h"
-#include "metrics.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "distribution.h"
-#include "kernel_role.h"
+#include "analysis/kernel_role.h"
+#include "analysis/metrics/distribution.h"
 #include "mann_whitney.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"

@@ -6,9 +6,9 @@
 #include <limits>
 #include <map>
 
-#include "batch_label.h"
-#include "coverage.h"
-#include "kernel_name.h"
+#include "analysis/attribution/coverage.h"
+#include "analysis/heatmap/batch_label.h"
+#include "analysis/kernel_name.h"
 
 namespace tokenscope::analysis {
 namespace {
@@ -46,8 +46,8 @@ std::vector<std::size_t> ranked_tokens(const trace::RunData& run,
 // visits those starting within the longest window's length before it ends.
 void add_top_kernels(const trace::RunData& run, std::vector<SlowToken>& tokens,
                      const SlowTokenOptions& options, const trace::StopToken& stop) {
-    using Window = std::pair<std::int64_t, std::int64_t>;
-    std::vector<Window> windows;
+    using IterationSpan = std::pair<std::int64_t, std::int64_t>;
+    std::vector<IterationSpan> windows;
     for (const auto& t : tokens)
         if (t.has_window()) windows.emplace_back(t.window_start_ns, t.window_end_ns);
     std::sort(windows.begin(), windows.end());
@@ -58,7 +58,8 @@ void add_top_kernels(const trace::RunData& run, std::vector<SlowToken>& tokens,
     trace::for_index_stoppable(run.activities.size(), stop, [&](std::size_t i) {
         const auto& a = run.activities[i];
         if (a.kind != trace::ActivityKind::Kernel) return;
-        auto w = std::lower_bound(windows.begin(), windows.end(), Window{a.start_ns - longest, 0});
+        auto w = std::lower_bound(windows.begin(), windows.end(),
+                                  IterationSpan{a.start_ns - longest, 0});
         for (; w != windows.end() && w->first < a.end_ns; ++w) {
             const auto lo = std::max(a.start_ns, w->first);
             const auto hi = std::min(a.end_ns, w->second);
@@ -71,7 +72,7 @@ void add_top_kernels(const trace::RunData& run, std::vector<SlowToken>& tokens,
     });
     for (auto& t : tokens) {
         if (!t.has_window()) continue;
-        const Window key{t.window_start_ns, t.window_end_ns};
+        const IterationSpan key{t.window_start_ns, t.window_end_ns};
         const auto& found = per[static_cast<std::size_t>(
             std::lower_bound(windows.begin(), windows.end(), key) - windows.begin())];
         for (const auto& [name, v] : found)

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/metrics/distribution.h"
 #include "attribution.h"
 #include "category.h"
-#include "distribution.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"
 

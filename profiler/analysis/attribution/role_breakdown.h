@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel_role.h"
+#include "analysis/kernel_role.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "attribution.h"
-#include "category.h"
+#include "analysis/attribution/attribution.h"
+#include "analysis/attribution/category.h"
 #include "token_iterations.h"
 #include "trace/run_data.h"
 #include "trace/stop_token.h"

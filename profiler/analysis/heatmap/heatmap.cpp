@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "distribution.h"
+#include "analysis/metrics/distribution.h"
 #include "heatmap_samples.h"
 
 namespace tokenscope::analysis {

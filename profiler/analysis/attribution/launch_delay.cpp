@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "distribution.h"
+#include "analysis/metrics/distribution.h"
 #include "trace/activity_order.h"
 
 namespace tokenscope::analysis {

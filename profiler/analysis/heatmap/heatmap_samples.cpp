@@ -1,6 +1,6 @@
 #include "heatmap_samples.h"
 
-#include "kernel_role.h"
+#include "analysis/kernel_role.h"
 
 #include <algorithm>
 #include <numeric>
