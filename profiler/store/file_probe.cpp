@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "recovery.h"
 #include "store_error.h"
-#include "wal_copy.h"
 
 namespace tokenscope::store::detail {
 namespace {

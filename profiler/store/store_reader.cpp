@@ -10,6 +10,7 @@
 #include "connection.h"
 #include "file_probe.h"
 #include "launch_read.h"
+#include "recovery.h"
 #include "row_reader.h"
 #include "schema.h"
 #include "statement.h"
@@ -17,7 +18,6 @@
 #include "summary_cache.h"
 #include "trace/activity_order.h"
 #include "trace/memory_budget.h"
-#include "wal_copy.h"
 
 namespace tokenscope::store {
 namespace {
@@ -239,7 +239,7 @@ void StoreReader::open_connection() {
     // private, recovered copy, so every committed batch is seen and nothing is
     // written next to the user's file.
     try {
-        copy_ = std::make_unique<detail::WalCopy>(path_);
+        copy_ = std::make_unique<detail::RecoveredCopy>(path_);
         open_path_ = copy_->path();
         conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true);
         schema_version_ = detail::check_identity(*conn_);

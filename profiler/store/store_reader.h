@@ -19,7 +19,7 @@ namespace tokenscope::store {
 
 namespace detail {
 class Connection;
-class WalCopy;
+class RecoveredCopy;
 }  // namespace detail
 
 struct RunSummary {
@@ -112,7 +112,7 @@ class StoreReader {
 
     std::string path_;
     std::string open_path_;  // path_, or the private copy that reads its -wal
-    std::unique_ptr<detail::WalCopy> copy_;
+    std::unique_ptr<detail::RecoveredCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;
     bool has_launch_rows_ = false;    // kernel_launch (schema 3 to 7)

@@ -1,4 +1,4 @@
-#include "wal_copy.h"
+#include "recovery.h"
 
 #include <stdlib.h>
 
@@ -70,7 +70,7 @@ void recover(const std::string& copy, const std::string& path) {
 
 }  // namespace
 
-WalCopy::WalCopy(const std::string& path) : dir_(make_private_dir(path)) {
+RecoveredCopy::RecoveredCopy(const std::string& path) : dir_(make_private_dir(path)) {
     fs::path copy = dir_ / fs::path(path).filename();
     try {
         copy_or_throw(path, copy, path);
@@ -88,7 +88,7 @@ WalCopy::WalCopy(const std::string& path) : dir_(make_private_dir(path)) {
     copy_ = copy.string();
 }
 
-WalCopy::~WalCopy() {
+RecoveredCopy::~RecoveredCopy() {
     std::error_code ec;
     fs::remove_all(dir_, ec);
 }
