@@ -8,7 +8,9 @@
 #include <cmath>
 
 #include "analysis/heatmap/batch_label.h"
+#include "analysis/summary_lod.h"
 #include "span_folder.h"
+#include "summary_tiles.h"
 #include "token_track.h"
 #include "ui/plots/category_colors.h"
 #include "ui/plots/time_format.h"
@@ -134,6 +136,7 @@ void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {
 }
 
 void TimelinePainter::paint_spans(QPainter& p, const Row& row, int plot_w) const {
+    if (paint_summary(p, row, plot_w)) return;
     const auto& run = s_.index->run();
     const auto items = SpanFolder::collect(*s_.index, static_cast<std::size_t>(row.lane),
                                            s_.viewport, plot_w, row.depth_rows);
@@ -162,6 +165,50 @@ void TimelinePainter::paint_spans(QPainter& p, const Row& row, int plot_w) const
             p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         }
     }
+}
+
+// A bin is drawn in the colour of its dominant name, as its activities would be, and
+// the more opaque the more of it they fill. Tiles not yet read: the activities paint
+// this frame (they are in memory), and the next, once the tiles are in, is from bins.
+bool TimelinePainter::paint_summary(QPainter& p, const Row& row, int plot_w) const {
+    if (s_.summaries == nullptr) return false;
+    const auto lane = static_cast<std::size_t>(row.lane);
+    const auto& vp = s_.viewport;
+    const auto& levels = s_.summaries->levels(lane);
+    const int level = analysis::SummaryLod::level_for(levels, vp.ns_per_px());
+    if (level < 0) return false;
+    std::vector<store::SummaryBin> bins;
+    if (!s_.summaries->bins(lane, level, vp.start_ns(), vp.end_ns(plot_w), bins)) return false;
+    s_.summaries->countSummaryRow();
+    const int shift = levels[static_cast<std::size_t>(level)].bin_log2();
+    const double bin_ns = std::ldexp(1.0, shift);
+    trace::Activity proxy;
+    proxy.lane = static_cast<std::uint16_t>(lane);
+    switch (s_.index->run().lanes[lane].kind) {
+        case trace::LaneKind::GpuStream:
+            proxy.kind = trace::ActivityKind::Kernel;
+            break;
+        case trace::LaneKind::CopyEngine:
+            proxy.kind = trace::ActivityKind::Memcpy;
+            break;
+        case trace::LaneKind::StepTrack:
+            proxy.kind = trace::ActivityKind::Range;
+            break;
+        default:
+            proxy.kind = trace::ActivityKind::Api;
+            break;
+    }
+    const int top = row_top(row);
+    for (const auto& b : bins) {
+        if (b.busy_ns <= 0 && b.count == 0) continue;
+        proxy.name = b.dominant_ns > 0 ? b.dominant_name : b.longest_name;
+        QColor fill = color_of(proxy);
+        const double share = std::clamp(static_cast<double>(b.busy_ns) / bin_ns, 0.0, 1.0);
+        fill.setAlpha(70 + static_cast<int>(185 * share));
+        const double x0 = vp.x_of(b.bin << shift), x1 = vp.x_of((b.bin + 1) << shift);
+        p.fillRect(QRectF(x0, top + 1, std::max(x1 - x0, 1.0), Layout::kSpanHeight - 2), fill);
+    }
+    return true;
 }
 
 void TimelinePainter::paint_counter(QPainter& p, const Row& row, int plot_w) const {

@@ -46,6 +46,9 @@ class TimelinePainter {
     void paint_axis(QPainter& p, int plot_w) const;
     void paint_empty(QPainter& p, int width, int height) const;
     void paint_spans(QPainter& p, const Row& row, int plot_w) const;
+    // Paints the row from its summary bins when the view is zoomed out enough and they
+    // are cached; false (nothing painted) otherwise.
+    bool paint_summary(QPainter& p, const Row& row, int plot_w) const;
     void paint_counter(QPainter& p, const Row& row, int plot_w) const;
     QPainterPath counter_area(const std::vector<trace::CounterSample>& cs,
                               const TimelineIndex::Range& r,

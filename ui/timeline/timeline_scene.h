@@ -12,12 +12,17 @@
 
 namespace tokenscope::ui {
 
+class SummaryTiles;
+
 // Everything one frame of the timeline depends on: the painter reads it, the view owns it.
 struct TimelineScene {
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     const TimelineIndex* index = nullptr;
     const TimelineLayout* layout = nullptr;
+    // The run's stored summaries, when it is large enough to paint zoomed out from them
+    // (TimelineView::setSummaryThreshold); nullptr: the activities at every zoom.
+    SummaryTiles* summaries = nullptr;
     TimelineViewport viewport;
     int scroll_y = 0;
     plots::TimeUnit unit = plots::TimeUnit::Milliseconds;

@@ -14,6 +14,7 @@
 #include "activity_tooltip.h"
 #include "analysis/attribution/classifier.h"
 #include "analysis/heatmap/batch_label.h"
+#include "summary_tiles.h"
 #include "timeline_painter.h"
 #include "token_track.h"
 #include "ui/plots/time_format.h"
@@ -55,6 +56,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::setRun(const OpenRun& run) {
     run_ = run;
     classifier_.reset();
+    summaries_.reset();
     const plots::TimeUnit unit = scene_.unit;
     const QString empty = scene_.empty_text;
     scene_ = TimelineScene{};
@@ -68,12 +70,22 @@ void TimelineView::setRun(const OpenRun& run) {
         layout_.build(run_.index.get());
         scene_.index = run_.index.get();
         scene_.layout = &layout_;
+        useSummaries();
     } else {
         layout_.build(nullptr);
     }
     user_navigated_ = false;
     fitAll();
     user_navigated_ = false;
+}
+
+// A large run read from a file paints zoomed out from the file's summaries, read in
+// the background: each batch of tiles that comes in is painted.
+void TimelineView::useSummaries() {
+    if (run_.file_run < 0 || run_.data->activities.size() < summary_threshold_) return;
+    summaries_ = std::make_unique<SummaryTiles>(run_.path, run_.file_run, run_.data->lanes.size());
+    connect(summaries_.get(), &SummaryTiles::tilesArrived, this, qOverload<>(&QWidget::update));
+    scene_.summaries = summaries_.get();
 }
 
 void TimelineView::setUnit(plots::TimeUnit unit) {

@@ -5,6 +5,8 @@
 
 class QMenu;
 
+#include <cstddef>
+
 #include "timeline_scene.h"
 #include "ui/shared/open_run.h"
 
@@ -13,6 +15,8 @@ class Classifier;
 }
 
 namespace tokenscope::ui {
+
+class SummaryTiles;
 
 // The Tracy-like timeline: one row per lane, its own painting. Wheel zooms at
 // the cursor, drag pans, shift+drag or right-drag selects a range; +/-, W/S zoom,
@@ -25,6 +29,13 @@ class TimelineView : public QWidget {
     ~TimelineView() override;
 
     void setRun(const OpenRun& run);
+    // A run of at least this many activities, read from a file with summaries (DESIGN.md
+    // section 17), paints zoomed out from them (SummaryTiles) instead of its activities.
+    static constexpr std::size_t kSummaryThreshold = 5'000'000;
+    // Another threshold, from the next setRun on (tests).
+    void setSummaryThreshold(std::size_t activities) { summary_threshold_ = activities; }
+    // The run's summaries; nullptr when it paints from its activities alone.
+    SummaryTiles* summaryTiles() const { return summaries_.get(); }
     const OpenRun& run() const { return run_; }
     void setUnit(plots::TimeUnit unit);
     // Rows showing lanes (the step track not counted).
@@ -100,12 +111,15 @@ class TimelineView : public QWidget {
     double plotX(QPoint pos) const;
     void rebuildLayout();
     void restoreDepthLimits();
+    void useSummaries();
     int depthOf(std::size_t activity) const;
 
     OpenRun run_;
     TimelineLayout layout_;
     TimelineScene scene_;
     std::unique_ptr<analysis::Classifier> classifier_;
+    std::unique_ptr<SummaryTiles> summaries_;
+    std::size_t summary_threshold_ = kSummaryThreshold;
     Drag drag_ = Drag::None;
     QPoint press_pos_;
     QPoint last_pos_;

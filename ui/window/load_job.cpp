@@ -67,11 +67,12 @@ void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
             return true;
         };
     };
-    auto add = [&](std::vector<trace::RunData>& runs, const QString& path) {
-        for (auto& r : runs) {
-            auto data = std::make_shared<const trace::RunData>(std::move(r));
+    auto add = [&](std::vector<trace::RunData>& runs, const QString& path, bool joined) {
+        for (std::size_t k = 0; k < runs.size(); ++k) {
+            auto data = std::make_shared<const trace::RunData>(std::move(runs[k]));
             auto index = std::make_shared<const TimelineIndex>(*data);
             opened.push_back(OpenRun{path, data, index, step_pattern});
+            if (!joined) opened.back().file_run = static_cast<int>(k);
         }
     };
     import::ImportOptions options;
@@ -86,7 +87,7 @@ void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
             emit fileLoaded(path, static_cast<int>(runs.size()));
             if (stop->load()) throw trace::Cancelled();
             if (!combine) {
-                add(runs, path);
+                add(runs, path, false);
                 continue;
             }
             read.push_back(std::move(runs));
@@ -97,7 +98,7 @@ void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
             auto runs = combine(std::move(read), names, reporter(files), token);
             if (stop->load()) throw trace::Cancelled();
             for (auto& r : runs) RunLoader::normalize(r);
-            add(runs, paths.join(QStringLiteral(" + ")));
+            add(runs, paths.join(QStringLiteral(" + ")), true);
         }
     } catch (const trace::Cancelled&) {
         emit cancelled();
