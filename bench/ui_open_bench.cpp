@@ -20,9 +20,11 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,7 @@
 #include "ui/timeline/timeline_tab.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
+#include "ui/window/run_loader.h"
 // bench/compare_open.sh builds this file in older trees too, whose background work
 // ran on Qt's global thread pool.
 #if __has_include("ui/shared/worker_pool.h")
@@ -115,6 +118,40 @@ Open open_once(const QString& path) {
     return o;
 }
 
+// The median cost of a frame of the whole run (zoomed out) painted from its activities
+// and from its stored summaries (tiles cached), over 10 frames each.
+void frame_costs(const QString& path) {
+    auto runs = ui::RunLoader::load(path.toStdString(), {});
+    if (runs.empty()) return;
+    auto data = std::make_shared<const trace::RunData>(std::move(runs[0]));
+    ui::OpenRun run{path, data, std::make_shared<const ui::TimelineIndex>(*data)};
+    run.file_run = 0;
+    QImage image(1600, 900, QImage::Format_ARGB32_Premultiplied);
+    auto frame_ms = [&](std::size_t threshold, const char* what) {
+        ui::TimelineView view;
+        view.setSummaryThreshold(threshold);
+        view.resize(1600, 900);
+        view.setRun(run);
+        if (auto* tiles = view.summaryTiles()) {
+            tiles->waitForIdle();  // the levels
+            view.render(&image);   // asks for the tiles in view
+            tiles->waitForIdle();
+        }
+        std::vector<double> ms;
+        for (int i = 0; i < 10; ++i) {
+            const auto start = Clock::now();
+            view.render(&image);
+            ms.push_back(ms_since(start));
+        }
+        std::printf("%-52s %10.1f ms\n", what, median(ms));
+        if (auto* tiles = view.summaryTiles())
+            std::printf("%-52s %10zu / %zu\n", "  tiles cached / lane rows painted from bins",
+                        tiles->stats().cached, tiles->stats().summary_rows);
+    };
+    frame_ms(SIZE_MAX, "zoomed-out frame from activities");
+    frame_ms(0, "zoomed-out frame from summaries");
+}
+
 // The process's peak resident memory in MiB (ru_maxrss is in KiB on Linux).
 double peak_rss_mib() {
     rusage usage{};
@@ -177,5 +214,6 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.0f ms\n", "fully analysed window", median(analysed));
     std::printf("%-52s %10.1f B\n", "resident memory per activity, analysed", median(bytes));
     std::printf("%-52s %10.0f MiB\n", "peak resident memory of the process", peak_rss_mib());
+    if (given) frame_costs(path);
     return 0;
 }
