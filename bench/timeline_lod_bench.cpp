@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/timeline_lod.h"
+#include "analysis/timeline/timeline_lod.h"
 
 using namespace tokenscope;
 using Clock = std::chrono::steady_clock;

@@ -1,4 +1,4 @@
-#include "analysis/nested_lod.h"
+#include "analysis/timeline/nested_lod.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/summary_lod.h"
+#include "analysis/timeline/summary_lod.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/timeline_lod.h"
+#include "analysis/timeline/timeline_lod.h"
 
 #include <gtest/gtest.h>
 

@@ -32,8 +32,8 @@ expect_failure "a gone file named in the text" '^docs/heatmap.md:3: names `ui/wi
 cp "$work/heatmap.md.orig" "$work/docs/heatmap.md"
 # The map of docs/architecture.md, whose paths are relative to their column's layer.
 cp "$work/docs/architecture.md" "$work/architecture.md.orig"
-sed -i 's#`analysis/timeline_lod\.\*`#`analysis/gone_test.*`#' "$work/docs/architecture.md"
-expect_failure "a gone file in the map" '^docs/architecture.md:[0-9]*: its map names `analysis/gone_test.\*` (profiler/'
+sed -i 's#`import/open_any\.\*`#`import/gone_test.*`#' "$work/docs/architecture.md"
+expect_failure "a gone file in the map" '^docs/architecture.md:[0-9]*: its map names `import/gone_test.\*` (profiler/'
 cp "$work/architecture.md.orig" "$work/docs/architecture.md"
 printf '# A new feature\n\nNo list of files.\n' >"$work/docs/new-feature.md"
 expect_failure "a doc without its files" '^docs/new-feature.md: no "## Files" section'

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "analysis/nested_lod.h"
-#include "analysis/timeline_lod.h"
+#include "analysis/timeline/nested_lod.h"
+#include "analysis/timeline/timeline_lod.h"
 
 namespace tokenscope::ui {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/timeline_lod.h"
+#include "analysis/timeline/timeline_lod.h"
 #include "request_track.h"
 #include "trace/run_data.h"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "analysis/heatmap/batch_label.h"
-#include "analysis/summary_lod.h"
+#include "analysis/timeline/summary_lod.h"
 #include "span_folder.h"
 #include "summary_tiles.h"
 #include "token_track.h"

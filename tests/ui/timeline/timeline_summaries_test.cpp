@@ -7,7 +7,7 @@
 #include <QTest>
 
 #include "../hand_run.h"
-#include "analysis/summary_lod.h"
+#include "analysis/timeline/summary_lod.h"
 #include "store/store_writer.h"
 #include "ui/timeline/summary_tiles.h"
 #include "ui/timeline/timeline_view.h"
