@@ -1,6 +1,20 @@
 #include "histogram_writer.h"
 
+#include <limits>
+
 namespace tokenscope::store::detail {
+namespace {
+
+// end - start without overflow: a hostile or corrupt file may hold starts near INT64_MIN
+// (StoreRoundTrip.ExtremeValuesAndEqualStartsSurvive; UBSan found the overflow).
+std::int64_t duration_of(const trace::Activity& a) {
+    std::int64_t d = 0;
+    if (!__builtin_sub_overflow(a.end_ns, a.start_ns, &d)) return d;
+    return a.end_ns > a.start_ns ? std::numeric_limits<std::int64_t>::max()
+                                 : std::numeric_limits<std::int64_t>::min();
+}
+
+}  // namespace
 
 HistogramWriter::HistogramWriter(const Connection& conn, std::int64_t run_id)
     : run_id_(run_id),
@@ -25,11 +39,11 @@ void HistogramWriter::add(std::uint16_t lane, std::span<const trace::Activity> a
             *last = Open{block, {}};
         } else if (block < last->block) {
             DurationHistogram late;
-            late.add(a.end_ns - a.start_ns);
+            late.add(duration_of(a));
             write(lane, a.name, block, late);
             continue;
         }
-        last->histogram.add(a.end_ns - a.start_ns);
+        last->histogram.add(duration_of(a));
     }
 }
 

@@ -1,5 +1,6 @@
 #include "summary_writer.h"
 
+#include <limits>
 #include <string>
 
 #include "activity_codec.h"
@@ -23,10 +24,14 @@ void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activit
     if (lane >= lanes_.size()) lanes_.resize(std::size_t{lane} + 1);
     Lane& l = lanes_[lane];
     if (l.tracks.empty()) {
+        // The chunk's extent, saturated: extreme starts (INT64_MIN in a corrupt file)
+        // must not overflow the subtraction.
+        std::int64_t extent = 0;
+        if (__builtin_sub_overflow(sorted.back().start_ns, sorted.front().start_ns, &extent))
+            extent = std::numeric_limits<std::int64_t>::max();
         l.width_log2 = width_log2_ > 0
                            ? width_log2_
-                           : summary_width_log2(sorted.back().start_ns - sorted.front().start_ns,
-                                                static_cast<std::int64_t>(sorted.size()));
+                           : summary_width_log2(extent, static_cast<std::int64_t>(sorted.size()));
         track_for(l, lane, sorted.front().start_ns);
         l.width_log2 = l.tracks.front()->width_log2();  // as the summarizer clamped it
         l.levels = l.tracks.front()->levels();
