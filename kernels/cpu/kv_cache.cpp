@@ -6,8 +6,7 @@ namespace tokenscope::kernels::cpu {
 
 KvCache::KvCache(std::int64_t layers, std::int64_t sequences, std::int64_t kv_heads,
                  std::int64_t head_dim, std::int64_t capacity)
-    : layers_(layers),
-      sequences_(sequences),
+    : sequences_(sequences),
       kv_heads_(kv_heads),
       head_dim_(head_dim),
       capacity_(capacity),

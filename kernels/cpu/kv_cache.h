@@ -43,7 +43,7 @@ class KvCache {
                                         capacity_ * head_dim_);
     }
 
-    std::int64_t layers_, sequences_, kv_heads_, head_dim_, capacity_;
+    std::int64_t sequences_, kv_heads_, head_dim_, capacity_;
     std::vector<float> k_, v_;
 };
 
