@@ -13,7 +13,6 @@
 namespace tokenscope::ui {
 namespace {
 constexpr int kTileLog2 = 8;  // kTileBins == 1 << kTileLog2
-const std::vector<store::SummaryLevel> kNoLevels;
 }  // namespace
 
 // What the background tasks share with the view: one task at a time reads under the
@@ -75,7 +74,9 @@ SummaryTiles::~SummaryTiles() {
 }
 
 const std::vector<store::SummaryLevel>& SummaryTiles::levels(std::size_t lane) const {
-    return lane < levels_.size() ? levels_[lane] : kNoLevels;
+    // A function-local static: built on first use, so no global constructor runs at load.
+    static const std::vector<store::SummaryLevel> no_levels;
+    return lane < levels_.size() ? levels_[lane] : no_levels;
 }
 
 bool SummaryTiles::bins(std::size_t lane, int level, std::int64_t t0, std::int64_t t1,
