@@ -3,6 +3,7 @@
 #include <string>
 
 #include "trace/collective.h"
+#include "trace/kernel_signature.h"
 
 namespace tokenscope::analysis {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 // the engines' public code (vLLM csrc/ and its Triton attention, SGLang's sgl-kernel and
 // Triton attention, FlashInfer, TensorRT-LLM, PyTorch ATen, cuBLAS/cuDNN, hipBLASLt's
 // Tensile, CK, aiter, Triton's triton_kernels, Inductor). Matched in the lower-cased
-// name up to its parameter list (signature_head): template arguments included, since
+// name up to its parameter list (trace::signature_head): template arguments included, since
 // ATen names its op there (vectorized_elementwise_kernel<4, silu_kernel...>), parameter
 // types not, since they name anything (fft2d_r2c_32x32<...>(..., reduced_divisor)).
 
@@ -91,25 +92,6 @@ bool names_any(const std::string& text, const std::string_view (&words)[N]) {
     return false;
 }
 
-// The name up to its parameter list: the first '(' outside template arguments, other
-// than "(anonymous namespace)". Lambdas' parentheses sit inside template arguments.
-std::string_view signature_head(std::string_view name) {
-    constexpr std::string_view kAnonymous = "(anonymous namespace)";
-    int depth = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        if (c == '<') ++depth;
-        if (c == '>' && depth > 0) --depth;
-        if (c != '(' || depth > 0) continue;
-        if (name.substr(i, kAnonymous.size()) == kAnonymous) {
-            i += kAnonymous.size() - 1;
-            continue;
-        }
-        return name.substr(0, i);
-    }
-    return name;
-}
-
 std::string lower_ascii(std::string_view s) {
     std::string out(s);
     for (char& c : out)
@@ -177,7 +159,7 @@ std::optional<KernelRole> kernel_role_from_string(std::string_view key) {
 
 KernelRole kernel_role(std::string_view name) {
     if (trace::is_collective_kernel(name)) return KernelRole::Communication;
-    const std::string text = lower_ascii(signature_head(name));
+    const std::string text = lower_ascii(trace::signature_head(name));
     // A norm named for where it sits ("attn_rms_norm", the built-in decode's) is a norm.
     constexpr std::string_view kNamedNorms[] = {"rms_norm", "rmsnorm", "layer_norm", "layernorm"};
     if (names_any(text, kNamedNorms)) return KernelRole::Normalization;

@@ -256,22 +256,6 @@ TEST_F(KernelPlanMatcherTest, AGraphLaunchIsCutIntoEntriesByTheirKernelCounts) {
     EXPECT_EQ(matcher.helpers(), 2);
 }
 
-TEST(KernelPlanMatcher, ShortKernelNamesDropReturnTypeTemplatesAndParameters) {
-    using J = KernelPlanMatcher;
-    EXPECT_EQ(J::short_kernel_name("void splitKreduce_kernel<32, 16, int, float, __nv_bfloat16, "
-                                   "float, __nv_bfloat16, true, false, false>(cublasSplitKParams<"
-                                   "float>, float const*, __nv_bfloat16 const*)"),
-              "splitKreduce_kernel");
-    EXPECT_EQ(J::short_kernel_name("void cublasLt::epilogue::impl::globalKernel<8, 32, float, "
-                                   "float, __nv_bfloat16, true, false>(int, int, long)"),
-              "cublasLt::epilogue::impl::globalKernel");
-    EXPECT_EQ(J::short_kernel_name("void (anonymous namespace)::rope_kernel<float>(float*)"),
-              "(anonymous namespace)::rope_kernel");
-    EXPECT_EQ(J::short_kernel_name("nvjet_hsh_64x64_64x8_2x1_v_bz_splitK_TNN"),
-              "nvjet_hsh_64x64_64x8_2x1_v_bz_splitK_TNN");
-    EXPECT_EQ(J::short_kernel_name("_Z6kernelPf"), "_Z6kernelPf");
-}
-
 TEST(KernelPlanMatcher, AddIterationTakesNamesFlopsAndBytesFromThePlan) {
     kernels::IterationPlan plan;
     plan.kernels.push_back({kernels::KernelOp::QkvProj, false, 0, 100, 30, 12});

@@ -18,7 +18,7 @@ ANON = "(anonymous namespace)"
 
 
 def short_name(name):
-    """The same rule as KernelPlanMatcher::short_kernel_name."""
+    """The same rule as trace::qualified_kernel_name (profiler/trace/kernel_signature.cpp)."""
     end, depth, i = len(name), 0, 0
     while i < len(name):
         c = name[i]

@@ -5,11 +5,20 @@
 #include <tuple>
 #include <utility>
 
+#include "trace/kernel_signature.h"
+
 namespace tokenscope::capture::cupti {
 namespace {
 
-constexpr std::string_view kAnonymous = "(anonymous namespace)";
 constexpr std::size_t kMaxShortName = 96;
+
+// The part of a helper's name after the entry's: the CUDA name without return type,
+// template arguments and parameters, cut to a length a table can show.
+std::string helper_suffix(std::string_view cuda_name) {
+    std::string out = trace::qualified_kernel_name(cuda_name);
+    if (out.size() > kMaxShortName) out.resize(kMaxShortName);
+    return out;
+}
 
 std::int64_t duration(const trace::Activity& a) {
     return std::max<std::int64_t>(0, a.end_ns - a.start_ns);
@@ -139,7 +148,7 @@ void KernelPlanMatcher::emit_entry(const Spec& spec, std::vector<trace::Activity
             bytes_left -= std::min(bytes_left, a.bytes);
             flops_left = std::max(0.0, flops_left - flops);
             const std::string_view cuda = sink.text ? sink.text(a.name) : std::string_view();
-            name += "/" + (cuda.empty() ? std::string("helper") : short_kernel_name(cuda));
+            name += "/" + (cuda.empty() ? std::string("helper") : helper_suffix(cuda));
             ++helpers_;
         }
         cuda_names_.try_emplace(name, a.name);
@@ -277,46 +286,6 @@ void KernelPlanMatcher::finish(const Intern& intern, const Emit& emit, const Tex
     launches_.clear();
     tags_.clear();
     windows_.clear();
-}
-
-std::string KernelPlanMatcher::short_kernel_name(std::string_view name) {
-    // Cut at the parameter list: the first '(' outside template arguments that does
-    // not open "(anonymous namespace)".
-    std::size_t end = name.size();
-    int depth = 0;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        if (c == '<') ++depth;
-        if (c == '>' && depth > 0) --depth;
-        if (c != '(' || depth > 0) continue;
-        if (name.substr(i, kAnonymous.size()) == kAnonymous) {
-            i += kAnonymous.size() - 1;
-            continue;
-        }
-        end = i;
-        break;
-    }
-    std::string plain;
-    depth = 0;
-    for (std::size_t i = 0; i < end; ++i) {
-        const char c = name[i];
-        if (c == '<') ++depth;
-        if (depth == 0) plain += c;
-        if (c == '>' && depth > 0) --depth;
-    }
-    // Drop the return type: what precedes the last space outside "(anonymous namespace)".
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < plain.size(); ++i) {
-        if (plain.compare(i, kAnonymous.size(), kAnonymous) == 0) {
-            i += kAnonymous.size() - 1;
-            continue;
-        }
-        if (plain[i] == ' ') from = i + 1;
-    }
-    std::string out = plain.substr(from);
-    if (out.empty()) out = std::string(name);
-    if (out.size() > kMaxShortName) out.resize(kMaxShortName);
-    return out;
 }
 
 }  // namespace tokenscope::capture::cupti

@@ -88,10 +88,6 @@ class KernelPlanMatcher {
     // Entry or helper name -> the CUDA (demangled) name id of the first kernel matched to it.
     const std::map<std::string, std::uint32_t>& cuda_names() const { return cuda_names_; }
 
-    // "void splitKreduce_kernel<32, 16>(Params)" -> "splitKreduce_kernel": the name
-    // without return type, template arguments and parameters (namespaces kept).
-    static std::string short_kernel_name(std::string_view cuda_name);
-
   private:
     struct Window {
         std::int64_t begin_ns = 0;
