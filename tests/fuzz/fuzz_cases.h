@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "fleet/query_range_parser.h"
 #include "import/client/client_importer.h"
 #include "import/kineto/kineto_importer.h"
 #include "import/nsys/nsys_importer.h"
@@ -253,14 +254,30 @@ inline void store_case(std::string_view bytes) {
     expect_clean_failure([&] { read_summaries(path); });
 }
 
+// A Prometheus /api/v1/query_range answer, as the fleet client reads what a server sent:
+// a hostile or broken answer may only end in the parser's two documented errors.
+inline void prometheus_case(std::string_view bytes) {
+    try {
+        (void)fleet::parse_query_range(bytes);
+    } catch (const fleet::ResponseError&) {
+    } catch (const fleet::QueryError&) {
+    }
+}
+
 // Every target by name: the regression test replays tests/fuzz/regressions/<name>/.
 inline const std::map<std::string, std::function<void(std::string_view)>>& cases() {
     static const std::map<std::string, std::function<void(std::string_view)>> all = {
-        {"nsys", nsys_case},         {"nsys_sql", nsys_sql_case},
-        {"kineto", kineto_case},     {"kineto_gzip", kineto_gzip_case},
-        {"serving", serving_case},   {"store", store_case},
-        {"aiperf", aiperf_case},     {"genai_perf", genai_perf_case},
-        {"guidellm", guidellm_case}, {"llmperf", llmperf_case}};
+        {"nsys", nsys_case},
+        {"nsys_sql", nsys_sql_case},
+        {"kineto", kineto_case},
+        {"kineto_gzip", kineto_gzip_case},
+        {"serving", serving_case},
+        {"store", store_case},
+        {"aiperf", aiperf_case},
+        {"genai_perf", genai_perf_case},
+        {"guidellm", guidellm_case},
+        {"llmperf", llmperf_case},
+        {"prometheus", prometheus_case}};
     return all;
 }
 

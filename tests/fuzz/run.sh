@@ -7,7 +7,8 @@
 # more memory than -rss_limit_mb / -malloc_limit_mb. Prints executions per
 # second per target; TOKENSCOPE_FUZZ_STATS=FILE also writes them there.
 # Usage: tests/fuzz/run.sh SECONDS [TARGET...]
-#   (targets: nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf)
+#   (targets: nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf
+#    prometheus)
 # Findings land in $TOKENSCOPE_FUZZ_OUT (default build/fuzz/findings).
 set -euo pipefail
 
@@ -19,7 +20,8 @@ main() {
     shift
     targets=("$@")
     [ ${#targets[@]} -gt 0 ] ||
-        targets=(nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf)
+        targets=(nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf
+            prometheus)
     parallel=${TOKENSCOPE_FUZZ_PARALLEL:-2}
     fixtures=${TOKENSCOPE_FIXTURES_DIR:-$PWD/../shared/fixtures}
     build=build/fuzz
@@ -37,9 +39,11 @@ main() {
     # SQLite files need room for a schema and a few pages; JSON inputs stay small
     # so each execution is fast.
     declare -A max_len=([nsys]=65536 [nsys_sql]=32768 [store]=65536 [kineto]=65536 [kineto_gzip]=32768
-        [serving]=16384 [aiperf]=16384 [genai_perf]=16384 [guidellm]=16384 [llmperf]=16384)
+        [serving]=16384 [aiperf]=16384 [genai_perf]=16384 [guidellm]=16384 [llmperf]=16384
+        [prometheus]=16384)
     declare -A dict=([nsys]=nsys [nsys_sql]=nsys [store]=store [kineto]=kineto [kineto_gzip]=kineto
-        [serving]=serving [aiperf]=aiperf [genai_perf]=genai_perf [guidellm]=guidellm [llmperf]=llmperf)
+        [serving]=serving [aiperf]=aiperf [genai_perf]=genai_perf [guidellm]=guidellm [llmperf]=llmperf
+        [prometheus]=prometheus)
     limits=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10)
     export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:abort_on_error=0
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 dir=$1
 fixtures=$2
-targets=(nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf)
+targets=(nsys nsys_sql kineto kineto_gzip serving store aiperf genai_perf guidellm llmperf prometheus)
 for t in "${targets[@]}"; do mkdir -p "$dir/$t"; done
 
 # Copies src to dst keeping `rows` rows of each table matching the regex
@@ -71,7 +71,7 @@ cp "$here"/kineto/* "$dir/kineto/" 2>/dev/null || true
 cp "$here"/kineto/* "$dir/kineto_gzip/" 2>/dev/null || true
 # The client targets' seeds are the files tests/app/client_*_test write
 # (kept with TOKENSCOPE_KEEP_TEST_FILES=1).
-for t in serving nsys_sql aiperf genai_perf guidellm llmperf; do
+for t in serving nsys_sql aiperf genai_perf guidellm llmperf prometheus; do
     cp "$here/$t"/* "$dir/$t/" 2>/dev/null || true
 done
 for t in "${targets[@]}"; do
