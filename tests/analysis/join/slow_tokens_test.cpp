@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "../joined_hand_run.h"
+#include "../../joined_hand_run.h"
 #include "analysis/join/slow_tokens.h"
 
 using namespace tokenscope;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "../import/nsys_test_db.h"
+#include "../../import/nsys_test_db.h"
 #include "analysis/attribution/attribution.h"
 #include "analysis/attribution/verdict.h"
 #include "import/nsys/nsys_importer.h"
