@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <libdeflate.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -13,6 +12,7 @@
 #include <memory>
 
 #include "import_error.h"
+#include "json/reader.h"
 #include "trace/memory_budget.h"
 
 namespace tokenscope::import {
@@ -33,21 +33,6 @@ constexpr std::size_t kWholePadding = 64;
 // DEFLATE expands at most 1032:1, so no gzip file inflates to more than this many
 // times its size, whatever its trailer claims.
 constexpr std::uint64_t kMaxInflateRatio = 1032;
-
-// Sizes a whole buffer for `bytes` and asks for it on 2 MiB pages before anything
-// touches it. Debian's kernels give transparent huge pages on request (madvise mode);
-// filling a 35 MB trace on 4 KiB pages cost about 9,000 page faults, a third of `info`'s
-// time on HTA's control trace. Where the request is refused, nothing changes.
-void reserve_on_huge_pages(std::string& buffer, std::size_t bytes) {
-    buffer.reserve(bytes);
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(buffer.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t last = (begin + buffer.capacity()) & ~(kHuge - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
-}
 
 struct DecompressorDeleter {
     void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
@@ -134,7 +119,7 @@ std::int64_t FileSource::file_consumed() const {
 
 std::string FileSource::read_raw_file() const {
     std::string raw;
-    reserve_on_huge_pages(raw, static_cast<std::size_t>(file_size_) + kWholePadding);
+    json::reserve_document(raw, static_cast<std::size_t>(file_size_) + kWholePadding);
     raw.resize(static_cast<std::size_t>(file_size_));
     std::size_t got = 0;
     while (got < raw.size()) {
@@ -159,7 +144,7 @@ bool FileSource::inflate_whole() {
     const std::string raw = read_raw_file();
     std::uint64_t cap = whole_guess_;
     std::string out;
-    reserve_on_huge_pages(out, static_cast<std::size_t>(cap) + kWholePadding);
+    json::reserve_document(out, static_cast<std::size_t>(cap) + kWholePadding);
     out.resize(static_cast<std::size_t>(cap) + kWholePadding);
     std::size_t in_at = 0, out_at = 0;
     while (in_at < raw.size()) {
