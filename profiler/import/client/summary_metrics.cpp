@@ -26,7 +26,9 @@ void SummaryMetrics::set(const std::string& metric, const Stats& stats, double n
         return ns ? nlohmann::json(*ns) : nlohmann::json(nullptr);
     };
     nlohmann::json d = {{"count", nullptr}};
-    if (stats.count && *stats.count >= 0) d["count"] = static_cast<std::int64_t>(*stats.count);
+    // A count past int64 (a hostile 2^64) is no count: converting it would be undefined.
+    if (const auto n = stats.count ? to_ns(*stats.count, 1.0) : std::nullopt; n && *n >= 0)
+        d["count"] = *n;
     d["mean"] = scaled(stats.mean);
     d["std"] = scaled(stats.std);
     d["min"] = scaled(stats.min);
