@@ -27,9 +27,9 @@ bool is_gzip_magic(std::string_view bytes) {
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-// Bytes kept allocated past the end of a whole inflated buffer, so a reader that
-// looks ahead (simdjson reads up to 64 bytes past a document) stays inside it.
-constexpr std::size_t kWholePadding = 64;
+// Bytes kept allocated past the end of a whole buffer: simdjson's read-ahead, the
+// JSON layer's kPadding, so the reader that looks ahead stays inside it.
+constexpr std::size_t kWholePadding = json::kPadding;
 // DEFLATE expands at most 1032:1, so no gzip file inflates to more than this many
 // times its size, whatever its trailer claims.
 constexpr std::uint64_t kMaxInflateRatio = 1032;
