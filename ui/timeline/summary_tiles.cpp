@@ -2,9 +2,9 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
-#include <QMetaObject>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "store/store_reader.h"
@@ -26,6 +26,27 @@ struct SummaryTiles::Producer {
     std::unique_ptr<store::StoreReader> reader;
     std::int64_t run_id = -1;
     std::vector<std::vector<store::SummaryLevel>> levels;
+
+    // What a finished task hands the GUI thread, behind a mutex of its own and read
+    // when the task's future finishes (worker_pool.h): a queued functor would be
+    // deleted on the worker after the GUI thread ran it, ordered only by Qt's
+    // uninstrumented reference count, which ThreadSanitizer reports as a race.
+    struct Delivery {
+        bool failed = false;
+        std::vector<std::vector<store::SummaryLevel>> levels;
+        std::vector<std::pair<Key, std::vector<store::SummaryBin>>> tiles;
+    };
+    std::mutex delivery_mutex;
+    std::optional<Delivery> delivery;
+
+    void deliver(Delivery d) {
+        std::lock_guard lock(delivery_mutex);
+        delivery = std::move(d);
+    }
+    std::optional<Delivery> collect() {
+        std::lock_guard lock(delivery_mutex);
+        return std::exchange(delivery, std::nullopt);
+    }
 
     // Opens the reader on the first call; false when the file or run cannot be read.
     bool open() {
@@ -62,6 +83,7 @@ SummaryTiles::SummaryTiles(const QString& path, int file_run, std::size_t lanes,
     producer_->path = path.toStdString();
     producer_->file_run = file_run;
     producer_->lanes = lanes;
+    connect(&watcher_, &QFutureWatcherBase::finished, this, &SummaryTiles::collect);
     start();  // reads the levels
 }
 
@@ -114,25 +136,29 @@ void SummaryTiles::start() {
     if (busy_ || (done_opening_ && queue_.empty()) || failed_) return;
     busy_ = true;
     std::vector<Key> keys = std::exchange(queue_, {});
-    running_ = WorkerPool::instance().run([p = producer_, self = this, keys = std::move(keys)] {
+    running_ = WorkerPool::instance().run([p = producer_, keys = std::move(keys)] {
         std::lock_guard lock(p->mutex);
         if (p->stop) return;
+        Producer::Delivery d;
         if (!p->open()) {
-            QMetaObject::invokeMethod(
-                self, [self] { self->fail(); }, Qt::QueuedConnection);
-            return;
+            d.failed = true;
+        } else {
+            d.levels = p->levels;
+            for (const Key& key : keys) d.tiles.emplace_back(key, p->tile(key));
         }
-        std::vector<std::pair<Key, std::vector<store::SummaryBin>>> tiles;
-        for (const Key& key : keys) tiles.emplace_back(key, p->tile(key));
-        // Posted under the mutex, so the destructor (which takes it) cannot run first;
-        // a call queued for a destroyed object is dropped.
-        QMetaObject::invokeMethod(
-            self,
-            [self, levels = p->levels, tiles = std::move(tiles)]() mutable {
-                self->take(std::move(levels), std::move(tiles));
-            },
-            Qt::QueuedConnection);
+        p->deliver(std::move(d));
     });
+    watcher_.setFuture(running_);
+}
+
+void SummaryTiles::collect() {
+    std::optional<Producer::Delivery> d = producer_->collect();
+    if (!d) return;  // stopped before reading
+    if (d->failed) {
+        fail();
+        return;
+    }
+    take(std::move(d->levels), std::move(d->tiles));
 }
 
 void SummaryTiles::fail() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <cstddef>
@@ -65,12 +66,14 @@ class SummaryTiles : public QObject {
     struct Producer;
     void request(const Key& key);
     void start();
+    void collect();
     void fail();
     void take(std::vector<std::vector<store::SummaryLevel>> levels,
               std::vector<std::pair<Key, std::vector<store::SummaryBin>>> tiles);
 
     std::shared_ptr<Producer> producer_;
     QFuture<void> running_;
+    QFutureWatcher<void> watcher_;  // finished: collect() what the task delivered
     std::vector<std::vector<store::SummaryLevel>> levels_;
     // The cache: most recently used first; the map points into the list.
     std::list<std::pair<Key, std::vector<store::SummaryBin>>> lru_;
