@@ -1,4 +1,5 @@
 #include <iostream>
+#include <utility>
 
 #include "analysis/compare/diff.h"
 #include "arg_parser.h"
@@ -31,10 +32,10 @@ int cmd_diff(const std::vector<std::string>& args) {
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 2) throw UsageError{"diff: needs exactly two files, A and B"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
-    auto a =
-        select_runs(load_runs({p.positionals()[0]}, mode, p.get("steps-from")), p.get("run-a"));
-    auto b =
-        select_runs(load_runs({p.positionals()[1]}, mode, p.get("steps-from")), p.get("run-b"));
+    auto [runs_a, runs_b] =
+        load_two(p.positionals()[0], p.positionals()[1], mode, p.get("steps-from"));
+    auto a = select_runs(std::move(runs_a), p.get("run-a"));
+    auto b = select_runs(std::move(runs_b), p.get("run-b"));
     analysis::DiffOptions options;
     options.metrics.warmup_requests = static_cast<std::size_t>(p.get_int("warmup-requests"));
     options.metrics.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));

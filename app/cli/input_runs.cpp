@@ -1,8 +1,13 @@
 #include "input_runs.h"
 
+#include <exception>
+#include <filesystem>
+#include <future>
 #include <iostream>
+#include <mutex>
 
 #include "import/open_any.h"
+#include "trace/memory_budget.h"
 #include "trace/run_label.h"
 
 namespace tokenscope::cli {
@@ -19,6 +24,74 @@ std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
         for (auto& r : runs) out.push_back({path, std::move(r)});
     }
     return out;
+}
+
+namespace {
+
+std::vector<LoadedRun> open_one(const std::string& path, const import::ImportOptions& options,
+                                const trace::ProgressFn& progress) {
+    std::vector<LoadedRun> out;
+    for (auto& r : import::open_any(path, options, progress)) out.push_back({path, std::move(r)});
+    return out;
+}
+
+// Two imports' progress as one bar: the sums of what each has read and has to read.
+class PairProgress {
+  public:
+    explicit PairProgress(trace::ProgressFn out) : out_(std::move(out)) {}
+    trace::ProgressFn part(int i) {
+        return [this, i](std::int64_t done, std::int64_t total) {
+            std::lock_guard lock(mutex_);
+            done_[i] = done;
+            total_[i] = total;
+            return out_(done_[0] + done_[1], total_[0] + total_[1]);
+        };
+    }
+
+  private:
+    std::mutex mutex_;
+    trace::ProgressFn out_;
+    std::int64_t done_[2] = {0, 0};
+    std::int64_t total_[2] = {0, 0};
+};
+
+bool fits_two_at_once(const std::string& a, const std::string& b) {
+    std::error_code ec_a, ec_b;
+    const auto size_a = std::filesystem::file_size(a, ec_a);
+    const auto size_b = std::filesystem::file_size(b, ec_b);
+    if (ec_a || ec_b) return false;  // let the sequential open name the problem
+    return (size_a + size_b) * 128 <= trace::available_memory_bytes();
+}
+
+}  // namespace
+
+std::pair<std::vector<LoadedRun>, std::vector<LoadedRun>> load_two(
+    const std::string& a, const std::string& b, TerminalProgress::Mode progress,
+    const std::string& step_pattern) {
+    if (!fits_two_at_once(a, b))
+        return {load_runs({a}, progress, step_pattern), load_runs({b}, progress, step_pattern)};
+    import::ImportOptions options;
+    if (!step_pattern.empty()) options.step_pattern = step_pattern;
+    TerminalProgress bar("opening " + a + " and " + b, progress);
+    PairProgress shared(bar.callback());
+    auto second =
+        std::async(std::launch::async, [&] { return open_one(b, options, shared.part(1)); });
+    std::vector<LoadedRun> first;
+    std::exception_ptr first_error;
+    try {
+        first = open_one(a, options, shared.part(0));
+    } catch (...) {
+        first_error = std::current_exception();
+    }
+    std::vector<LoadedRun> runs_b;
+    try {
+        runs_b = second.get();
+    } catch (...) {
+        if (!first_error) throw;
+    }
+    if (first_error) std::rethrow_exception(first_error);
+    bar.finish();
+    return {std::move(first), std::move(runs_b)};
 }
 
 std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::string& which) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arg_parser.h"
@@ -22,6 +23,15 @@ struct LoadedRun {
 std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
                                  TerminalProgress::Mode progress,
                                  const std::string& step_pattern = {});
+
+// The two files of a two-file command (diff), as load_runs would open each. Both open
+// at once on two threads, under one progress bar, when they are small enough for two
+// imports to share memory (their sizes together at most 1/128 of the memory
+// available: a gzipped trace can take 45 times its size while read); otherwise one
+// after the other. When both fail, A's error is the one thrown, as in order.
+std::pair<std::vector<LoadedRun>, std::vector<LoadedRun>> load_two(
+    const std::string& a, const std::string& b, TerminalProgress::Mode progress,
+    const std::string& step_pattern = {});
 
 // "--run" selects one run of a multi-run file by position (1-based) or by name.
 std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::string& which);

@@ -163,6 +163,28 @@ TEST_F(Cli, BadInputGivesOneLineNamingTheFile) {
     EXPECT_EQ(cli("heatmap --window 0steps " + run_file_).status, 1);
 }
 
+// diff opens A and B on two threads: whichever fails is named, and when both do, A is
+// (as if they were opened in order); a good pair still compares.
+TEST_F(Cli, DiffNamesTheFileThatFailsWhenBothOpenAtOnce) {
+    const std::string noise = (dir_ / "diff_noise.bin").string();
+    {
+        std::ofstream out(noise, std::ios::binary);
+        for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 7919) & 0xff));
+    }
+    const std::string absent = (dir_ / "diff_absent.json").string();
+    for (const std::string& args : {run_file_ + " " + noise, noise + " " + run_file_,
+                                    noise + " " + absent, absent + " " + noise}) {
+        Result r = cli("diff --progress none " + args);
+        const std::string first = args.substr(0, args.find(' '));
+        EXPECT_EQ(r.status, 1) << args;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        const std::string failing = first == run_file_ ? noise : first;
+        EXPECT_NE(r.err.find(fs::path(failing).filename().string()), std::string::npos)
+            << args << ": " << r.err;
+    }
+    EXPECT_EQ(cli("diff --progress none " + run_file_ + " " + run_file_).status, 0);
+}
+
 TEST_F(Cli, GpuBackendsWithoutADriverExitThree) {
     if (void* h = dlopen("libcuda.so.1", RTLD_NOW)) {
         dlclose(h);
