@@ -57,8 +57,11 @@ QueryResult PrometheusClient::query_range(const std::string& promql, std::int64_
     if (response.status < 200 || response.status >= 300)
         throw FleetError(request.url, status_problem(response.status, response.body));
     try {
+        // Read in place (no copy of a large answer) unless the caller keeps the body,
+        // which must stay as the server sent it.
+        if (!raw_body) return parse_query_range_in_place(response.body);
         QueryResult result = parse_query_range(response.body);
-        if (raw_body) *raw_body = std::move(response.body);
+        *raw_body = std::move(response.body);
         return result;
     } catch (const QueryError& e) {
         throw FleetError(request.url, std::string("query rejected: ") + e.what());

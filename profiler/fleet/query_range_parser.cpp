@@ -29,6 +29,8 @@ class AnswerReader {
         }
     }
 
+    // [time, value]: the hot path of a large answer, one call per point, so each
+    // element is read as what it should be first and its type asked only on failure.
     Point point(json::od::value& v) {
         if (r_.type(v) != json_type::array) throw ResponseError(at("a point is not an array"));
         json::od::array pair = r_.get(v.get_array());
@@ -37,9 +39,11 @@ class AnswerReader {
         for (auto element : pair) {
             json::od::value e = r_.get(std::move(element));
             if (n == 0) {
-                if (r_.type(e) != json_type::number)
-                    throw ResponseError(at("a time is not a number"));
-                p.t = r_.get(e.get_double());
+                if (e.get_double().get(p.t) != simdjson::SUCCESS) {
+                    if (r_.type(e) != json_type::number)
+                        throw ResponseError(at("a time is not a number"));
+                    p.t = r_.get(e.get_double());
+                }
             } else if (n == 1) {
                 p.v = sample(e);
             }
@@ -51,8 +55,12 @@ class AnswerReader {
 
     void points(json::od::value& v, Series& s) {
         if (r_.type(v) != json_type::array) return;
-        if (s.points.capacity() == 0) s.points.reserve(64);
         json::od::array array = r_.get(v.get_array());
+        // Counted first (a walk over the structural index, no values parsed), so the
+        // points land in one allocation of the right size.
+        std::size_t count = 0;
+        if (array.count_elements().get(count) == simdjson::SUCCESS)
+            s.points.reserve(s.points.size() + count);
         for (auto element : array) {
             json::od::value e = r_.get(std::move(element));
             s.points.push_back(point(e));
@@ -141,11 +149,11 @@ class AnswerReader {
     // A sample value: a string holding a float, "NaN", "+Inf" or "-Inf" (or,
     // leniently, a bare number).
     double sample(json::od::value& v) {
+        double fast = 0;  // simdjson's number parser, inside the quotes
+        if (v.get_double_in_string().get(fast) == simdjson::SUCCESS) return fast;
         const json_type type = r_.type(v);
         if (type == json_type::number) return r_.get(v.get_double());
         if (type != json_type::string) throw ResponseError(at("a sample value is not a string"));
-        double fast = 0;  // simdjson's number parser, inside the quotes
-        if (v.get_double_in_string().get(fast) == simdjson::SUCCESS) return fast;
         const std::string_view text = r_.string(v);
         if (auto value = parse_sample_value(text)) return *value;
         throw ResponseError(
@@ -160,7 +168,11 @@ class AnswerReader {
 
 }  // namespace
 
-QueryResult parse_query_range(std::string_view body) {
+namespace {
+
+// `open` starts the reader on the body (in place or on a copy).
+template <typename Open>
+QueryResult parse_answer(std::string_view body, Open open) {
     QueryResult out;
     AnswerReader::Envelope env;
     const std::size_t first = body.find_first_not_of(" \t\r\n");
@@ -169,7 +181,7 @@ QueryResult parse_query_range(std::string_view body) {
     json::Reader reader;
     AnswerReader in(reader);
     try {
-        in.envelope(reader.open_copy(body), env, out);
+        in.envelope(open(reader), env, out);
     } catch (const json::SyntaxError& e) {
         // An error answer cut short still says it was one.
         if (env.status == "error") throw QueryError(env.error_type, env.error);
@@ -183,6 +195,17 @@ QueryResult parse_query_range(std::string_view body) {
     if (env.result_type != "matrix" && env.result_type != "vector")
         throw ResponseError("resultType \"" + env.result_type + "\", expected \"matrix\"");
     return out;
+}
+
+}  // namespace
+
+QueryResult parse_query_range(std::string_view body) {
+    return parse_answer(body,
+                        [&](json::Reader& r) -> json::od::document& { return r.open_copy(body); });
+}
+
+QueryResult parse_query_range_in_place(std::string& body) {
+    return parse_answer(body, [&](json::Reader& r) -> json::od::document& { return r.open(body); });
 }
 
 }  // namespace tokenscope::fleet

@@ -33,5 +33,8 @@ class QueryError : public std::runtime_error {
 // QueryError for an error answer and ResponseError for anything that is not a
 // matrix answer (with the byte offset for malformed JSON).
 QueryResult parse_query_range(std::string_view body);
+// The same over a body the caller owns, read where it lies: no copy, but its capacity
+// grows to simdjson's padding and bytes that are not UTF-8 become '?' in it.
+QueryResult parse_query_range_in_place(std::string& body);
 
 }  // namespace tokenscope::fleet

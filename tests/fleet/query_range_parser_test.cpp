@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "fleet/query_range_parser.h"
 
@@ -80,6 +81,35 @@ TEST(QueryRangeParser, TruncatedAnswersNeverReadPastTheEnd) {
     for (std::size_t n = 0; n < full.size(); ++n)
         EXPECT_THROW(parse_query_range(std::string_view(full.data(), n)), ResponseError) << n;
     EXPECT_NO_THROW(parse_query_range(full));
+}
+
+// The client reads an answer it does not keep in place: the same series, points and
+// errors as through a copy, on bodies whose points are numbers, strings and specials.
+TEST(QueryRangeParser, InPlaceReadsTheSameAsACopy) {
+    const std::string good = R"({"status":"success","data":{"resultType":"matrix","result":[
+        {"metric":{"le":"0.5"},"values":[[3,"1"],[1,2.5],[2,"NaN"],[4,"+Inf"]]},
+        {"metric":{"le":"+Inf"},"values":[]},{"metric":{"le":"1"},"value":[7,"9"]}]}})";
+    std::string body = good;
+    const QueryResult copy = parse_query_range(good);
+    const QueryResult in_place = parse_query_range_in_place(body);
+    ASSERT_EQ(in_place.series.size(), 3u);
+    ASSERT_EQ(copy.series.size(), 3u);
+    const std::vector<double> times = {1, 2, 3, 4};  // sorted, as written out of order
+    for (std::size_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(in_place.series[i].points.size(), copy.series[i].points.size());
+        for (std::size_t k = 0; k < copy.series[i].points.size(); ++k) {
+            EXPECT_EQ(in_place.series[i].points[k].t, copy.series[i].points[k].t);
+            const double a = in_place.series[i].points[k].v, b = copy.series[i].points[k].v;
+            EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b)));
+        }
+    }
+    ASSERT_EQ(in_place.series[0].points.size(), 4u);
+    for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(in_place.series[0].points[k].t, times[k]);
+    EXPECT_EQ(in_place.series[0].points[0].v, 2.5);  // a bare number is a value too
+    EXPECT_EQ(in_place.series[2].points.at(0).v, 9);
+    std::string bad = R"({"status":"success","data":{"resultType":"matrix","result":[
+        {"values":[[1,"2"],[2,true]]}]}})";
+    EXPECT_THROW(parse_query_range_in_place(bad), ResponseError);
 }
 
 }  // namespace
