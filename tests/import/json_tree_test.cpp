@@ -2,6 +2,7 @@
 // index, numbers as the file writes them, Python's non-finite words, one error style.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "json/tree.h"
@@ -38,6 +39,54 @@ TEST(JsonTree, ValuesByKeyAndIndex) {
     EXPECT_FALSE(a.find("a"));  // an array has no members
     EXPECT_EQ(root.key_at(1), "s");
     EXPECT_EQ(root.value_at(1).string(), "plain");
+}
+
+// Every escape JSON has, written out by hand in UTF-8; lone UTF-16 surrogates become
+// U+FFFD (EF BF BD); escapes at either end and between long plain runs.
+struct EscapeCase {
+    const char* json;      // the string's body as written in the file
+    std::string expected;  // its bytes once unescaped
+};
+
+void PrintTo(const EscapeCase& c, std::ostream* os) {
+    *os << c.json;
+}
+
+class JsonTreeEscapes : public ::testing::TestWithParam<EscapeCase> {};
+
+TEST_P(JsonTreeEscapes, UnescapeToTheBytesMeant) {
+    Tree tree;
+    const Value root = tree.parse(std::string("[\"") + GetParam().json + "\"]", {});
+    ASSERT_TRUE(root.is_array());
+    EXPECT_EQ(root[0].string(), GetParam().expected) << GetParam().json;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, JsonTreeEscapes,
+    ::testing::Values(EscapeCase{R"(\"\\\/\b\f\n\r\t)", "\"\\/\b\f\n\r\t"},
+                      EscapeCase{R"(\u0041\u00e9\u20ac)", "A\xC3\xA9\xE2\x82\xAC"},
+                      EscapeCase{R"(\ud83d\ude00)", "\xF0\x9F\x98\x80"},  // U+1F600
+                      EscapeCase{R"(a\ud800b)",
+                                 "a\xEF\xBF\xBD"
+                                 "b"},                          // lone high
+                      EscapeCase{R"(\udc00)", "\xEF\xBF\xBD"},  // lone low
+                      EscapeCase{R"(\ud800\u0041)",
+                                 "\xEF\xBF\xBD"
+                                 "A"},  // high, no low
+                      EscapeCase{R"(\u0000x)", std::string("\0x", 2)},
+                      EscapeCase{R"(data: {\"choices\":[{\"delta\":{\"content\":\" word\"}}]}\n\n)",
+                                 "data: {\"choices\":[{\"delta\":{\"content\":\" word\"}}]}\n\n"},
+                      EscapeCase{R"(plain text before the only escape at the very end\n)",
+                                 "plain text before the only escape at the very end\n"}),
+    [](const ::testing::TestParamInfo<EscapeCase>& param) {
+        return "case" + std::to_string(param.index);
+    });
+
+TEST(JsonTree, BadEscapesAreSyntaxErrors) {
+    for (const char* body : {R"(["\x"])", R"(["\u12"])", R"(["\u12G4"])", R"(["ab\)"}) {
+        Tree tree;
+        EXPECT_THROW(tree.parse(body, {}), SyntaxError) << body;
+    }
 }
 
 TEST(JsonTree, RepeatedKeyKeepsTheLast) {
