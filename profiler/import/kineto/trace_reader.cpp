@@ -36,12 +36,14 @@ void TraceReader::report_progress(std::int64_t consumed) {
 }
 
 // The document must be an object; its first byte says so before anything is parsed.
-void TraceReader::check_start() {
+// A trace read whole is looked at there; else the source's head is, growing until it
+// holds more than white space.
+void TraceReader::check_start(const std::string* whole) {
     for (std::size_t n = 4096;; n *= 4) {
-        std::string_view head = source_.head(n);
+        std::string_view head = whole ? std::string_view(*whole) : source_.head(n);
         auto first = std::find_if_not(head.begin(), head.end(), json::is_space);
         if (first == head.end()) {
-            if (head.size() < n) throw ImportError(path_, "empty JSON document");
+            if (whole || head.size() < n) throw ImportError(path_, "empty JSON document");
             continue;
         }
         if (*first == '[')
@@ -55,13 +57,16 @@ void TraceReader::check_start() {
     }
 }
 
+// A gzipped trace read whole is inflated once, by libdeflate: asking the source for
+// its head first would also stream the start through zlib.
 void TraceReader::read(TraceHandler& handler) {
     try {
-        check_start();
         std::string text;
         if (slice_bytes_ == 0 && source_.take_whole(text, kMaxWhole)) {
+            check_start(&text);
             read_whole(handler, text);
         } else {
+            check_start(nullptr);
             read_sliced(handler);
         }
     } catch (const json::SyntaxError& e) {

@@ -42,7 +42,7 @@ class TraceReader {
     static constexpr std::uint64_t kBytesPerEvent = 128;
 
   private:
-    void check_start();
+    void check_start(const std::string* whole);
     void read_whole(TraceHandler& handler, std::string& text);
     void read_sliced(TraceHandler& handler);
     void read_member(TraceHandler& handler, std::string_view key, json::od::value& value);
