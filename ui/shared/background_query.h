@@ -4,11 +4,11 @@
 #include <QObject>
 #include <QString>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "result_slot.h"
 #include "trace/progress.h"
 #include "trace/stop_source.h"
 #include "trace/stop_token.h"
@@ -102,24 +102,6 @@ class BackgroundQuery : public QObject {
     void discarded(quint64 generation);
 
   private:
-    // One query's result, handed from the worker to this object's thread.
-    template <typename Result>
-    class ResultSlot {
-      public:
-        void put(Result r) {
-            std::lock_guard lock(mutex_);
-            value_ = std::move(r);
-        }
-        std::optional<Result> take() {
-            std::lock_guard lock(mutex_);
-            return std::exchange(value_, std::nullopt);
-        }
-
-      private:
-        std::mutex mutex_;
-        std::optional<Result> value_;
-    };
-
     template <typename Work, bool = std::is_invocable_v<Work&, const trace::StopToken&>>
     struct WorkResult {
         using type = std::invoke_result_t<Work&, const trace::StopToken&>;

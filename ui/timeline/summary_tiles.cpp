@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "store/store_reader.h"
+#include "ui/shared/result_slot.h"
 #include "ui/shared/worker_pool.h"
 
 namespace tokenscope::ui {
@@ -27,26 +28,14 @@ struct SummaryTiles::Producer {
     std::int64_t run_id = -1;
     std::vector<std::vector<store::SummaryLevel>> levels;
 
-    // What a finished task hands the GUI thread, behind a mutex of its own and read
-    // when the task's future finishes (worker_pool.h): a queued functor would be
-    // deleted on the worker after the GUI thread ran it, ordered only by Qt's
-    // uninstrumented reference count, which ThreadSanitizer reports as a race.
+    // What a finished task hands the GUI thread, read when the task's future finishes
+    // (result_slot.h says why not through a queued functor).
     struct Delivery {
         bool failed = false;
         std::vector<std::vector<store::SummaryLevel>> levels;
         std::vector<std::pair<Key, std::vector<store::SummaryBin>>> tiles;
     };
-    std::mutex delivery_mutex;
-    std::optional<Delivery> delivery;
-
-    void deliver(Delivery d) {
-        std::lock_guard lock(delivery_mutex);
-        delivery = std::move(d);
-    }
-    std::optional<Delivery> collect() {
-        std::lock_guard lock(delivery_mutex);
-        return std::exchange(delivery, std::nullopt);
-    }
+    ResultSlot<Delivery> delivery;
 
     // Opens the reader on the first call; false when the file or run cannot be read.
     bool open() {
@@ -146,13 +135,13 @@ void SummaryTiles::start() {
             d.levels = p->levels;
             for (const Key& key : keys) d.tiles.emplace_back(key, p->tile(key));
         }
-        p->deliver(std::move(d));
+        p->delivery.put(std::move(d));
     });
     watcher_.setFuture(running_);
 }
 
 void SummaryTiles::collect() {
-    std::optional<Producer::Delivery> d = producer_->collect();
+    std::optional<Producer::Delivery> d = producer_->delivery.take();
     if (!d) return;  // stopped before reading
     if (d->failed) {
         fail();
