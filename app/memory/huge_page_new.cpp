@@ -9,8 +9,9 @@
 // trace, 3,200 faults), but a program cannot set a tunable for itself once started;
 // replacing the global operator new (which the standard allows a program to do)
 // reaches every allocation C++ makes. The cost is at most one partly used 2 MiB page
-// at each end of a large block. Not under a sanitizer, whose runtime replaces these
-// functions with its own checking ones.
+// at each end of a large block. It is the one place huge pages are asked for: the
+// inflated trace and the JSON readers' buffers get them through it. Not under a
+// sanitizer, whose runtime replaces these functions with its own checking ones.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define TOKENSCOPE_KEEP_OPERATOR_NEW 1
 #elif defined(__has_feature)

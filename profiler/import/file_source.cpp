@@ -119,7 +119,7 @@ std::int64_t FileSource::file_consumed() const {
 
 std::string FileSource::read_raw_file() const {
     std::string raw;
-    json::reserve_document(raw, static_cast<std::size_t>(file_size_) + kWholePadding);
+    raw.reserve(static_cast<std::size_t>(file_size_) + kWholePadding);
     raw.resize(static_cast<std::size_t>(file_size_));
     std::size_t got = 0;
     while (got < raw.size()) {
@@ -144,7 +144,7 @@ bool FileSource::inflate_whole() {
     const std::string raw = read_raw_file();
     std::uint64_t cap = whole_guess_;
     std::string out;
-    json::reserve_document(out, static_cast<std::size_t>(cap) + kWholePadding);
+    out.reserve(static_cast<std::size_t>(cap) + kWholePadding);
     out.resize(static_cast<std::size_t>(cap) + kWholePadding);
     std::size_t in_at = 0, out_at = 0;
     while (in_at < raw.size()) {

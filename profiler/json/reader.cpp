@@ -1,7 +1,5 @@
 #include "reader.h"
 
-#include <sys/mman.h>
-
 #include <cstring>
 
 namespace tokenscope::json {
@@ -85,17 +83,6 @@ void replace_bad_utf8(std::string& text) {
 
 void pad(std::string& text) {
     if (text.capacity() < text.size() + kPadding) text.reserve(text.size() + kPadding);
-}
-
-void reserve_document(std::string& buffer, std::size_t bytes) {
-    buffer.reserve(bytes);
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(buffer.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t last = (begin + buffer.capacity()) & ~(kHuge - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
 }
 
 od::document& Reader::open(std::string& text, std::uint64_t base) {

@@ -27,12 +27,6 @@ inline constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 // Makes text's capacity reach kPadding bytes past its size (one reallocation at most).
 void pad(std::string& text);
 
-// Gives an empty `buffer` room for `bytes` (a document and its padding) on 2 MiB pages
-// where the kernel grants them on request (Debian's default, madvise mode), before
-// anything touches it: filling tens of megabytes on 4 KiB pages costs thousands of
-// page faults, a third of reading a 35 MB trace. Where refused, nothing changes.
-void reserve_document(std::string& buffer, std::size_t bytes);
-
 // The one JSON reader of the project: simdjson On-Demand over a whole document in
 // memory (or one slice of a larger one, see slicer.h), with the helpers every
 // reader needs and one error style. Strings and numbers come back as views into the
@@ -49,11 +43,7 @@ class Reader {
     od::document& open(std::string& text, std::uint64_t base = 0);
     // The same over a copy of `text` the Reader keeps (and reuses), for text held elsewhere.
     od::document& open_copy(std::string_view text, std::uint64_t base = 0) {
-        if (own_.capacity() < text.size() + kPadding) {
-            std::string room;
-            reserve_document(room, text.size() + kPadding);
-            own_.swap(room);
-        }
+        own_.reserve(text.size() + kPadding);
         own_.assign(text);
         return open(own_, base);
     }
