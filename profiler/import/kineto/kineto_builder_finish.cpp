@@ -47,13 +47,7 @@ void add_run_launches(const std::vector<KernelLaunch>& found, trace::RunData& ru
 // Activities of one kind group, ordered by (lane, start), for flow binding.
 std::vector<std::uint32_t> index_by_lane(const std::vector<trace::Activity>& acts,
                                          bool (*keep)(const trace::Activity&)) {
-    std::vector<std::uint32_t> idx;
-    for (std::uint32_t i = 0; i < acts.size(); ++i)
-        if (keep(acts[i])) idx.push_back(i);
-    std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return trace::activity_order(acts[a], acts[b]);
-    });
-    return idx;
+    return trace::activity_order_index(acts, keep);
 }
 
 // The activity on `lane` whose [start, end] holds ts (the latest starting one).
