@@ -20,6 +20,9 @@ struct ImportOptions {
     // the trace fits the memory budget whole (tests and fuzzing reach the slicing this
     // way); 0: whole when it fits, else slices sized by the budget.
     std::size_t slice_bytes = 0;
+    // Kineto: parse a trace read whole in windows of about this many bytes (tests reach
+    // the windows' edges with small ones); 0: kineto::TraceReader::kWindowBytes.
+    std::size_t window_bytes = 0;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -68,11 +68,12 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 }
 
 // Every byte that starts no well-formed sequence becomes '?', in place.
-void replace_bad_utf8(std::string& text) {
-    for (std::size_t i = 0; i < text.size();) {
+void replace_bad_utf8(char* data, std::size_t size) {
+    const std::string_view text(data, size);
+    for (std::size_t i = 0; i < size;) {
         const std::size_t n = utf8_length(text, i);
         if (n == 0) {
-            text[i++] = '?';
+            data[i++] = '?';
         } else {
             i += n;
         }
@@ -86,14 +87,26 @@ void pad(std::string& text) {
 }
 
 od::document& Reader::open(std::string& text, std::uint64_t base) {
-    text_ = &text;
     base_ = base;
-    used_ = 0;
+    diagnose_ = true;
     pad(text);
-    auto result = parser_.iterate(text.data(), text.size(), text.capacity());
+    return iterate(text.data(), text.size(), text.capacity());
+}
+
+od::document& Reader::open_window(std::string& text, std::size_t begin, std::size_t end) {
+    base_ = begin;
+    diagnose_ = false;
+    pad(text);
+    return iterate(text.data() + begin, end - begin, text.capacity() - begin);
+}
+
+od::document& Reader::iterate(char* data, std::size_t size, std::size_t capacity) {
+    text_ = std::string_view(data, size);
+    used_ = 0;
+    auto result = parser_.iterate(data, size, capacity);
     if (result.error() == simdjson::UTF8_ERROR) {
-        replace_bad_utf8(text);
-        result = parser_.iterate(text.data(), text.size(), text.capacity());
+        replace_bad_utf8(data, size);
+        result = parser_.iterate(data, size, capacity);
     }
     if (result.error() != simdjson::SUCCESS) {
         doc_ = od::document();
@@ -106,7 +119,8 @@ od::document& Reader::open(std::string& text, std::uint64_t base) {
 }
 
 void Reader::fail(simdjson::error_code code) {
-    if (auto found = diagnose(*text_, base_)) throw *found;
+    if (!diagnose_) throw SyntaxError(offset(), simdjson::error_message(code), false);
+    if (auto found = diagnose(text_, base_)) throw *found;
     // simdjson refused what the strict scan accepts: nesting past its depth limit, a
     // document past its 4 GiB, a number it cannot hold.
     throw SyntaxError(offset(), simdjson::error_message(code), false);
@@ -114,22 +128,21 @@ void Reader::fail(simdjson::error_code code) {
 
 std::uint64_t Reader::offset() {
     const char* at = nullptr;
-    if (!open_ || doc_.current_location().get(at) != simdjson::SUCCESS)
-        return base_ + text_->size();
-    return base_ + static_cast<std::uint64_t>(at - text_->data());
+    if (!open_ || doc_.current_location().get(at) != simdjson::SUCCESS) return base_ + text_.size();
+    return base_ + static_cast<std::uint64_t>(at - text_.data());
 }
 
 void Reader::expect_end() {
     const char* at = nullptr;
     if (doc_.current_location().get(at) == simdjson::SUCCESS)
-        throw SyntaxError(base_ + static_cast<std::uint64_t>(at - text_->data()),
+        throw SyntaxError(base_ + static_cast<std::uint64_t>(at - text_.data()),
                           "unexpected data after the document", false);
 }
 
 // A key with a backslash before its first quote: its end is the first quote no
 // backslash escapes.
 std::string_view Reader::escaped_key(const char* start) {
-    const char* end = text_->data() + text_->size();
+    const char* end = text_.data() + text_.size();
     const char* q = start;
     while (true) {
         q = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(end - q)));

@@ -47,6 +47,12 @@ class Reader {
         own_.assign(text);
         return open(own_, base);
     }
+    // Starts reading text[begin, end) alone, a window of a larger document (window.h),
+    // `begin` being its offset in the document. The bytes after `end` stay readable:
+    // they are the padding simdjson reads ahead into. A window is expected to end
+    // inside a value, so failing is cheap: a SyntaxError naming simdjson's problem,
+    // without the strict scan that finds a whole document's first error.
+    od::document& open_window(std::string& text, std::size_t begin, std::size_t end);
 
     // The simdjson error `code` met while reading, as a SyntaxError saying where.
     [[noreturn]] void fail(simdjson::error_code code);
@@ -68,7 +74,7 @@ class Reader {
         // Stage 1 of simdjson matched every quote of the document, so the key's
         // closing quote is in the text: the first quote, unless a backslash comes first.
         const char* start = f.key().raw();
-        const char* end = text_->data() + text_->size();
+        const char* end = text_.data() + text_.size();
         const char* q = start;
         while (q < end && *q != '"' && *q != '\\') ++q;
         if (q < end && *q == '"') return {start, static_cast<std::size_t>(q - start)};
@@ -104,10 +110,13 @@ class Reader {
     std::string_view escaped_key(const char* start);
     std::string_view unescape(std::string_view body);
 
+    od::document& iterate(char* data, std::size_t size, std::size_t capacity);
+
     od::parser parser_;
     od::document doc_;
-    bool open_ = false;  // doc_ holds a document that simdjson accepted
-    std::string* text_ = nullptr;
+    bool open_ = false;      // doc_ holds a document that simdjson accepted
+    bool diagnose_ = true;   // fail() looks for the first error (not in a window)
+    std::string_view text_;  // the document, or the window, being read
     std::uint64_t base_ = 0;
     std::string own_;                  // open_copy's text
     std::deque<std::string> scratch_;  // deque: views stay valid as it grows

@@ -42,18 +42,6 @@ KinetoImport import_in_slices(const std::string& path, std::size_t slice_bytes) 
     return KinetoImporter().import_with_launches(path, options, {});
 }
 
-void expect_same_run(const KinetoImport& a, const KinetoImport& b) {
-    EXPECT_EQ(a.stats.events, b.stats.events);
-    EXPECT_EQ(a.run.activities, b.run.activities);
-    EXPECT_EQ(a.run.lanes, b.run.lanes);
-    EXPECT_EQ(a.run.counters, b.run.counters);
-    EXPECT_EQ(a.run.diagnostics, b.run.diagnostics);
-    EXPECT_EQ(a.run.steps.size(), b.run.steps.size());
-    EXPECT_EQ(a.run.info.gpu, b.run.info.gpu);
-    EXPECT_EQ(a.run.info.workload_json, b.run.info.workload_json);
-    EXPECT_EQ(a.launches, b.launches);
-}
-
 // The V100 fixture (15 MB of JSON) under a 24 MiB budget streams through zlib and
 // is cut into 1.5 MiB slices; it is the same run as the one read whole.
 TEST(KinetoSlices, FixtureReadInSlicesIsTheSameRun) {
@@ -63,7 +51,7 @@ TEST(KinetoSlices, FixtureReadInSlicesIsTheSameRun) {
     KinetoImport whole = import_under(path, "");
     KinetoImport sliced = import_under(path, "24M");
     ASSERT_EQ(whole.run.activities.size(), 45422u);
-    expect_same_run(whole, sliced);
+    kineto_test::expect_same_run(whole, sliced);
 }
 
 // Every shared trace, in slices as small as one event and larger: the same run.
@@ -78,7 +66,7 @@ TEST(KinetoSlices, EveryFixtureInSmallSlicesIsTheSameRun) {
         const std::string path = std::string(TOKENSCOPE_FIXTURES_DIR) + "/" + name;
         KinetoImport whole = import_under(path, "");
         for (std::size_t slice : {1, 4096, 1 << 20})
-            expect_same_run(whole, import_in_slices(path, slice));
+            kineto_test::expect_same_run(whole, import_in_slices(path, slice));
     }
 }
 
@@ -102,7 +90,7 @@ TEST(KinetoSlices, MembersAndTrickyStringsAreTheSameInSlices) {
     KinetoImport whole = import_under(path, "");
     KinetoImport sliced = import_under(path, "12M");
     ASSERT_EQ(whole.run.activities.size(), 60000u);
-    expect_same_run(whole, sliced);
+    kineto_test::expect_same_run(whole, sliced);
 }
 
 // Every error names the same byte with the same words, read whole or in slices:

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the kineto_*_test.cpp files: temp files, gzip members.
+// Helpers shared by the kineto_*_test.cpp files: temp files, gzip members, runs compared.
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "import/kineto/kineto_importer.h"
 #include "support/temp_dir.h"
 
 namespace kineto_test {
@@ -36,6 +37,20 @@ inline std::string write_gzip_members(const std::string& name,
         gzclose(f);
     }
     return path;
+}
+
+// The same run, whichever way the trace was read (whole, in slices, in windows).
+inline void expect_same_run(const tokenscope::import::KinetoImport& a,
+                            const tokenscope::import::KinetoImport& b) {
+    EXPECT_EQ(a.stats.events, b.stats.events);
+    EXPECT_EQ(a.run.activities, b.run.activities);
+    EXPECT_EQ(a.run.lanes, b.run.lanes);
+    EXPECT_EQ(a.run.counters, b.run.counters);
+    EXPECT_EQ(a.run.diagnostics, b.run.diagnostics);
+    EXPECT_EQ(a.run.steps.size(), b.run.steps.size());
+    EXPECT_EQ(a.run.info.gpu, b.run.info.gpu);
+    EXPECT_EQ(a.run.info.workload_json, b.run.info.workload_json);
+    EXPECT_EQ(a.launches, b.launches);
 }
 
 }  // namespace kineto_test

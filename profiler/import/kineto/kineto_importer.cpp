@@ -52,7 +52,7 @@ KinetoImport KinetoImporter::import_with_launches(const std::string& path,
     } catch (const std::regex_error& e) {
         throw ImportError(path, "invalid step pattern '" + options.step_pattern + "': " + e.what());
     }
-    kineto::TraceReader reader(path, progress, options.slice_bytes);
+    kineto::TraceReader reader(path, progress, options.slice_bytes, options.window_bytes);
     try {
         reader.read(*builder);
     } catch (const std::length_error& e) {
@@ -62,6 +62,7 @@ KinetoImport KinetoImporter::import_with_launches(const std::string& path,
     out.stats = {builder->events(), builder->flow_events(), 0};
     out.run = builder->finish(&out.launches);
     out.stats.flows_bound = builder->flows_bound();
+    out.stats.windows = reader.windows();
     out.run.info.name = run_name(path);
     out.run.info.created_ns = file_mtime_ns(path);
     return out;

@@ -15,6 +15,9 @@ struct KinetoStats {
     std::int64_t events = 0;       // elements of traceEvents
     std::int64_t flow_events = 0;  // ac2g / async_gpu "s" and "f" events
     std::int64_t flows_bound = 0;  // of those, tied to a runtime call or GPU activity
+    // Windows the events were parsed in (kineto/trace_reader_windows.cpp); 0 when the
+    // trace was parsed in one piece or streamed in slices.
+    std::int64_t windows = 0;
 };
 
 // The run plus the kernel launch facts RunData has no room for.

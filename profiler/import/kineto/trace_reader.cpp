@@ -18,8 +18,13 @@ constexpr std::uint64_t kCheckEvery = 4096;
 }  // namespace
 
 TraceReader::TraceReader(const std::string& path, const trace::ProgressFn& progress,
-                         std::size_t slice_bytes)
-    : path_(path), progress_(progress), slice_bytes_(slice_bytes), source_(path), budget_(path) {}
+                         std::size_t slice_bytes, std::size_t window_bytes)
+    : path_(path),
+      progress_(progress),
+      slice_bytes_(slice_bytes),
+      window_bytes_(window_bytes > 0 ? window_bytes : kWindowBytes),
+      source_(path),
+      budget_(path) {}
 
 void TraceReader::shape_error(const std::string& problem) const {
     throw ImportError(path_, "not a Kineto trace: " + problem);
@@ -64,7 +69,14 @@ void TraceReader::read(TraceHandler& handler) {
         std::string text;
         if (slice_bytes_ == 0 && source_.take_whole(text, kMaxWhole)) {
             check_start(&text);
-            read_whole(handler, text);
+            whole_bytes_ = text.size();
+            check_budget(whole_bytes_);
+            Handed handed;
+            if (!read_windows(handler, text, handed)) {
+                windows_ = 0;  // read in one piece after all, what they handed over skipped
+                read_whole(handler, text, handed);
+            }
+            report_progress(source_.file_size());
         } else {
             check_start(nullptr);
             read_sliced(handler);
@@ -78,43 +90,57 @@ void TraceReader::read(TraceHandler& handler) {
     if (!saw_events_) shape_error("no \"traceEvents\" array");
 }
 
-void TraceReader::read_whole(TraceHandler& handler, std::string& text) {
-    whole_bytes_ = text.size();
-    check_budget(whole_bytes_);
+// The document in one piece (what the windows could not read), skipping what they
+// handed over: a document the windows refuse is read here to its first error, which
+// is then reported exactly as a document read whole reports it.
+void TraceReader::read_whole(TraceHandler& handler, std::string& text, const Handed& skip) {
     json::od::document& doc = reader_.open(text);
     json::od::object root = reader_.get(doc.get_object());
+    std::size_t index = 0;
     for (auto member : root) {
         json::od::field field = reader_.get(std::move(member));
         const std::string key(reader_.key(field));
-        read_member(handler, key, field.value());
+        if (index >= skip.members)
+            read_member(handler, key, field.value(), index == skip.members ? skip.events : 0);
+        ++index;
     }
     reader_.expect_end();
-    report_progress(source_.file_size());
 }
 
-void TraceReader::read_member(TraceHandler& handler, std::string_view key, json::od::value& value) {
+void TraceReader::read_member(TraceHandler& handler, std::string_view key, json::od::value& value,
+                              std::uint64_t skip_events, const char* limit) {
     if (key == "traceEvents") {
         if (reader_.type(value) != json_type::array) shape_error("\"traceEvents\" is not an array");
-        read_events(handler, value);
+        read_events(handler, value, skip_events);
     } else if (handler.wants_member(key)) {
-        handler.on_member(key, reader_.raw(value));
+        const std::string_view raw = reader_.raw(value);
+        if (limit != nullptr && raw.data() + raw.size() > limit) throw WindowRanOut();
+        handler.on_member(key, raw);
     }
 }
 
-void TraceReader::read_events(TraceHandler& handler, json::od::value& value) {
+void TraceReader::read_events(TraceHandler& handler, json::od::value& value, std::uint64_t skip) {
     saw_events_ = true;
     json::od::array events = reader_.get(value.get_array());
     for (auto element : events) {
+        if (skip > 0) {  // handed over by the windows; On-Demand skips what is not read
+            --skip;
+            continue;
+        }
         json::od::value v = reader_.get(std::move(element));
         parser_.parse(reader_, v, event_);
-        handler.on_event(event_);
-        reader_.release_strings();
-        if (++events_ % kCheckEvery == 0 && whole_bytes_ > 0) {
-            check_budget(whole_bytes_);
-            report_progress(static_cast<std::int64_t>(static_cast<double>(source_.file_size()) *
-                                                      static_cast<double>(reader_.offset()) /
-                                                      static_cast<double>(whole_bytes_)));
-        }
+        hand_over(handler);
+    }
+}
+
+void TraceReader::hand_over(TraceHandler& handler) {
+    handler.on_event(event_);
+    reader_.release_strings();
+    if (++events_ % kCheckEvery == 0 && whole_bytes_ > 0) {
+        check_budget(whole_bytes_);
+        report_progress(static_cast<std::int64_t>(static_cast<double>(source_.file_size()) *
+                                                  static_cast<double>(reader_.offset()) /
+                                                  static_cast<double>(whole_bytes_)));
     }
 }
 

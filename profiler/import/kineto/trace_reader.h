@@ -25,16 +25,25 @@ class TraceHandler {
 
 // Reads a Kineto trace (plain or gzip) with the project's JSON reader (simdjson
 // On-Demand). A trace that fits half the import's memory budget is read whole, in
-// one buffer (inflated by libdeflate when gzipped); a larger one streams, its
-// "traceEvents" array cut into slices of whole events by json::ObjectSlicer, so
-// only one slice and what the events became are in memory.
+// one buffer (inflated by libdeflate when gzipped), and parsed window by window
+// (json/window.h, trace_reader_windows.cpp); a larger one streams, its "traceEvents"
+// array cut into slices of whole events by json::ObjectSlicer, so only one slice and
+// what the events became are in memory.
 class TraceReader {
   public:
-    // slice_bytes > 0 reads in slices of that size even when the trace fits whole.
+    // slice_bytes > 0 reads in slices of that size even when the trace fits whole;
+    // window_bytes > 0 parses a trace read whole in windows of that size (tests reach
+    // the window edges this way), 0 in windows of kWindowBytes.
     TraceReader(const std::string& path, const trace::ProgressFn& progress,
-                std::size_t slice_bytes = 0);
+                std::size_t slice_bytes = 0, std::size_t window_bytes = 0);
+
+    // A window of 1 MiB: its structural index (about 0.8 MB for a Kineto trace) stays
+    // in the L2 or L3 cache between simdjson's two stages.
+    static constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
     void read(TraceHandler& handler);
+    // How many windows the events were parsed in: 0 when in one piece or in slices.
+    std::int64_t windows() const { return windows_; }
 
     // What the handler keeps of one event, roughly: its 40-byte activity and
     // what joins it to others (launch facts, flow ends, external ids). With the
@@ -42,11 +51,40 @@ class TraceReader {
     static constexpr std::uint64_t kBytesPerEvent = 128;
 
   private:
+    // What the windows handed over: root members read to their end, and the events
+    // of the member being read. A read whole after them skips these.
+    struct Handed {
+        std::size_t members = 0;
+        std::uint64_t events = 0;
+    };
+    // Where a window left off: the events' array ended (`at`: the byte after it), more
+    // events follow (`at`: the byte after the separator before the next one), the head
+    // ended before the events (read it again, larger), or the windows cannot go on.
+    struct Left {
+        enum Kind { Ended, More, Retry, GiveUp } kind = GiveUp;
+        std::size_t at = 0;
+    };
+
+    // A window ended inside a value that was to be handed over: it is read again.
+    struct WindowRanOut {};
+
     void check_start(const std::string* whole);
-    void read_whole(TraceHandler& handler, std::string& text);
+    void read_whole(TraceHandler& handler, std::string& text, const Handed& skip);
+    // trace_reader_windows.cpp: false when the windows gave up; `handed` then says
+    // what read_whole must skip.
+    bool read_windows(TraceHandler& handler, std::string& text, Handed& handed);
+    Left read_head(TraceHandler& handler, std::string& text, Handed& handed, std::size_t bytes);
+    Left read_window(TraceHandler& handler, std::string& text, Handed& handed, std::size_t start,
+                     std::size_t bytes);
+    Left window_events(TraceHandler& handler, std::string& text, json::od::value& value,
+                       std::size_t cut, Handed& handed);
+    bool read_tail(TraceHandler& handler, std::string& text, Handed& handed, std::size_t at);
     void read_sliced(TraceHandler& handler);
-    void read_member(TraceHandler& handler, std::string_view key, json::od::value& value);
-    void read_events(TraceHandler& handler, json::od::value& value);
+    // `limit`: a member whose text reaches it is not handed over (throws WindowRanOut).
+    void read_member(TraceHandler& handler, std::string_view key, json::od::value& value,
+                     std::uint64_t skip_events = 0, const char* limit = nullptr);
+    void read_events(TraceHandler& handler, json::od::value& value, std::uint64_t skip = 0);
+    void hand_over(TraceHandler& handler);
     void check_budget(std::uint64_t text_bytes);
     void report_progress(std::int64_t consumed);
     [[noreturn]] void shape_error(const std::string& problem) const;
@@ -54,12 +92,14 @@ class TraceReader {
     std::string path_;
     trace::ProgressFn progress_;
     std::size_t slice_bytes_;
+    std::size_t window_bytes_;
     FileSource source_;
     json::Reader reader_;
     EventParser parser_;
     KinetoEvent event_;
     bool saw_events_ = false;
     std::uint64_t events_ = 0;
+    std::int64_t windows_ = 0;
     std::uint64_t whole_bytes_ = 0;  // the text read whole, for the budget and progress
     trace::MemoryBudget budget_;
 };
