@@ -33,8 +33,12 @@ class AnswerReader {
     // [time, value]: the hot path of a large answer, one call per point, so each
     // element is read as what it should be first and its type asked only on failure.
     Point point(json::od::value& v) {
-        if (r_.type(v) != json_type::array) throw ResponseError(at("a point is not an array"));
-        json::od::array pair = r_.get(v.get_array());
+        json::od::array pair;
+        if (const auto code = v.get_array().get(pair); code != simdjson::SUCCESS) {
+            // type() throws the syntax error of a value that is no JSON at all.
+            if (r_.type(v) != json_type::array) throw ResponseError(at("a point is not an array"));
+            r_.fail(code);
+        }
         Point p;
         int n = 0;
         for (auto element : pair) {
@@ -57,15 +61,17 @@ class AnswerReader {
     void points(json::od::value& v, Series& s) {
         if (r_.type(v) != json_type::array) return;
         json::od::array array = r_.get(v.get_array());
-        // Counted first (a walk over the structural index, no values parsed), so the
-        // points land in one allocation of the right size.
-        std::size_t count = 0;
-        if (array.count_elements().get(count) == simdjson::SUCCESS)
-            s.points.reserve(s.points.size() + count);
+        // The series of a matrix answer share one time range, so the last series'
+        // length is this one's: one allocation, without a counting walk over the
+        // structural index (which cost a tenth of the parse).
+        s.points.reserve(s.points.size() + last_points_);
         for (auto element : array) {
             json::od::value e = r_.get(std::move(element));
             s.points.push_back(point(e));
         }
+        last_points_ = s.points.size();
+        // A series much shorter than the last (one that began late) gives back the rest.
+        if (s.points.capacity() > 2 * s.points.size() + 64) s.points.shrink_to_fit();
     }
 
     Series series(json::od::value& v) {
@@ -165,6 +171,7 @@ class AnswerReader {
     }
 
     json::Reader& r_;
+    std::size_t last_points_ = 0;
 };
 
 }  // namespace

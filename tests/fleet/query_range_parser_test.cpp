@@ -112,5 +112,46 @@ TEST(QueryRangeParser, InPlaceReadsTheSameAsACopy) {
     EXPECT_THROW(parse_query_range_in_place(bad), ResponseError);
 }
 
+// Each series is reserved the last one's length: longer, shorter and empty series
+// after one another keep exactly their own points; a point that is not an array, or
+// not JSON at all, is named.
+TEST(QueryRangeParser, SeriesOfEveryLengthKeepTheirPoints) {
+    std::string body = R"({"status":"success","data":{"resultType":"matrix","result":[)";
+    const std::vector<int> lengths = {3, 200, 1, 0, 5};
+    for (std::size_t s = 0; s < lengths.size(); ++s) {
+        body += std::string(s ? "," : "") + R"({"metric":{"i":")" + std::to_string(s) +
+                R"("},"values":[)";
+        for (int p = 0; p < lengths[s]; ++p)
+            body += std::string(p ? "," : "") + "[" + std::to_string(100 + p) + ",\"" +
+                    std::to_string(s * 1000 + static_cast<std::size_t>(p)) + "\"]";
+        body += "]}";
+    }
+    const QueryResult r = parse_query_range(body + "]}}");
+    ASSERT_EQ(r.series.size(), lengths.size());
+    for (std::size_t s = 0; s < lengths.size(); ++s) {
+        ASSERT_EQ(r.series[s].points.size(), static_cast<std::size_t>(lengths[s])) << s;
+        for (int p = 0; p < lengths[s]; ++p) {
+            EXPECT_EQ(r.series[s].points[static_cast<std::size_t>(p)].t, 100 + p);
+            EXPECT_EQ(r.series[s].points[static_cast<std::size_t>(p)].v,
+                      static_cast<double>(s * 1000 + static_cast<std::size_t>(p)));
+        }
+    }
+    const std::string head = R"({"status":"success","data":{"resultType":"matrix","result":[)"
+                             R"({"values":[[1,"1"],)";
+    for (const char* point : {R"("x")", "7", "{}", "null", "x"}) {
+        try {
+            parse_query_range(head + point + "]}]}}");
+            FAIL() << point;
+        } catch (const ResponseError& e) {
+            const std::string what = e.what();
+            if (std::string(point) == "x") {
+                EXPECT_NE(what.find("malformed JSON"), std::string::npos) << what;
+            } else {
+                EXPECT_NE(what.find("a point is not an array"), std::string::npos) << what;
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tokenscope::fleet
