@@ -215,22 +215,27 @@ bool FileSource::at_member_start() {
 }
 
 bool FileSource::fill_gzip() {
+    const std::size_t at = pending_.size();
+    pending_.resize(at + chunk_);
+    const std::size_t n = inflate_into(pending_.data() + at, chunk_);
+    pending_.resize(at + n);
+    return n > 0;
+}
+
+std::size_t FileSource::inflate_into(char* out, std::size_t room) {
     z_stream* z = zs(zstream_);
-    std::size_t before = pending_.size();
-    while (pending_.size() == before) {
-        if (!member_open_ && !at_member_start()) return false;
+    for (;;) {
+        if (!member_open_ && !at_member_start()) return 0;
         if (in_pos_ == in_.size() && !refill_input())
             fail("truncated gzip stream at byte " + std::to_string(consumed_));
         std::size_t avail = in_.size() - in_pos_;
         z->next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
         z->avail_in = static_cast<uInt>(avail);
-        std::size_t out_at = pending_.size();
-        pending_.resize(out_at + chunk_);
-        z->next_out = reinterpret_cast<Bytef*>(pending_.data() + out_at);
-        z->avail_out = static_cast<uInt>(chunk_);
+        z->next_out = reinterpret_cast<Bytef*>(out);
+        z->avail_out = static_cast<uInt>(room);
         int rc = inflate(z, Z_NO_FLUSH);
         in_pos_ += avail - z->avail_in;
-        pending_.resize(out_at + chunk_ - z->avail_out);
+        const std::size_t n = room - z->avail_out;
         if (rc == Z_STREAM_END) {
             member_open_ = false;
         } else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_MEM_ERROR) {
@@ -239,9 +244,11 @@ bool FileSource::fill_gzip() {
                  (z->msg != nullptr ? z->msg : "inflate error") + ")");
         }
         // Z_BUF_ERROR only means no progress with the input at hand: read more.
+        if (n > 0) {
+            produced_ += static_cast<std::int64_t>(n);
+            return n;
+        }
     }
-    produced_ += static_cast<std::int64_t>(pending_.size() - before);
-    return true;
 }
 
 std::string_view FileSource::head(std::size_t n) {

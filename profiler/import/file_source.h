@@ -48,6 +48,18 @@ class FileSource {
     // budget; gzip: see above) and `max_bytes`; false (nothing taken) otherwise.
     bool take_whole(std::string& out, std::uint64_t max_bytes);
 
+    // The decompressed size a gzip file that would be inflated whole is expected to
+    // have (its trailer's, or a guess that may grow), 0 for a file that would stream
+    // or was read from already; stream_instead() makes it stream through zlib anyway,
+    // so its chunks can be parsed while the rest inflates (BackgroundInflate).
+    std::uint64_t whole_size_guess() const {
+        return whole_ && !whole_done_ && handed_ == 0 ? whole_guess_ : 0;
+    }
+    void stream_instead() { whole_ = false; }
+    // Gzip only, streaming, nothing handed out by next_chunk(): inflates the next bytes
+    // straight into out[0, room) and returns how many, 0 at the end of the data.
+    std::size_t inflate_into(char* out, std::size_t room);
+
     const std::string& path() const { return path_; }
     bool is_gzip() const { return gzip_; }
     std::int64_t file_size() const { return file_size_; }  // bytes on disk
