@@ -23,6 +23,9 @@ struct ImportOptions {
     // Kineto: parse a trace read whole in windows of about this many bytes (tests reach
     // the windows' edges with small ones); 0: kineto::TraceReader::kWindowBytes.
     std::size_t window_bytes = 0;
+    // Kineto: a gzipped trace read whole is inflated by zlib on a second thread while
+    // its windows are parsed, where two cores allow; false: by libdeflate first.
+    bool inflate_alongside = true;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -93,11 +93,11 @@ od::document& Reader::open(std::string& text, std::uint64_t base) {
     return iterate(text.data(), text.size(), text.capacity());
 }
 
-od::document& Reader::open_window(std::string& text, std::size_t begin, std::size_t end) {
+od::document& Reader::open_window(char* text, std::size_t begin, std::size_t end,
+                                  std::size_t capacity) {
     base_ = begin;
     diagnose_ = false;
-    pad(text);
-    return iterate(text.data() + begin, end - begin, text.capacity() - begin);
+    return iterate(text + begin, end - begin, capacity - begin);
 }
 
 od::document& Reader::iterate(char* data, std::size_t size, std::size_t capacity) {

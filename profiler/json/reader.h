@@ -48,11 +48,11 @@ class Reader {
         return open(own_, base);
     }
     // Starts reading text[begin, end) alone, a window of a larger document (window.h),
-    // `begin` being its offset in the document. The bytes after `end` stay readable:
-    // they are the padding simdjson reads ahead into. A window is expected to end
+    // `begin` being its offset in the document; text[end, capacity) must be readable:
+    // simdjson reads ahead into it. A window is expected to end
     // inside a value, so failing is cheap: a SyntaxError naming simdjson's problem,
     // without the strict scan that finds a whole document's first error.
-    od::document& open_window(std::string& text, std::size_t begin, std::size_t end);
+    od::document& open_window(char* text, std::size_t begin, std::size_t end, std::size_t capacity);
 
     // The simdjson error `code` met while reading, as a SyntaxError saying where.
     [[noreturn]] void fail(simdjson::error_code code);

@@ -23,14 +23,20 @@ inline std::size_t newline_cut(std::string_view text, std::size_t from) {
                          : static_cast<std::size_t>(static_cast<const char*>(nl) - text.data());
 }
 
+// A document held in memory to be read in windows: its bytes, which the windows may
+// change (a window borrows bytes at its edges), and how many are readable from `data`
+// (the document and simdjson's padding after it).
+struct TextBuffer {
+    char* data = nullptr;
+    std::size_t capacity = 0;
+};
+
 // Sets text[at] to `c` for its lifetime and puts the byte back after: a window borrows
 // the white space (or separator) at its edges for the brackets that make it one
 // document.
 class BytePatch {
   public:
-    BytePatch(std::string& text, std::size_t at, char c) : byte_(&text[at]), saved_(*byte_) {
-        *byte_ = c;
-    }
+    BytePatch(char* text, std::size_t at, char c) : byte_(text + at), saved_(*byte_) { *byte_ = c; }
     ~BytePatch() { *byte_ = saved_; }
     BytePatch(const BytePatch&) = delete;
     BytePatch& operator=(const BytePatch&) = delete;

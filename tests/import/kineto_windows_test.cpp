@@ -3,7 +3,10 @@
 // document parsed in one piece, whatever the layout and wherever the cuts fall.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "import/import_error.h"
@@ -20,15 +23,19 @@ using tokenscope::import::KinetoImporter;
 
 constexpr std::size_t kOneDocument = std::size_t{1} << 40;  // larger than any test trace
 
-KinetoImport import_in_windows(const std::string& path, std::size_t window_bytes) {
+KinetoImport import_in_windows(const std::string& path, std::size_t window_bytes,
+                               bool alongside = true,
+                               const tokenscope::trace::ProgressFn& progress = {}) {
     tokenscope::import::ImportOptions options;
     options.window_bytes = window_bytes;
-    return KinetoImporter().import_with_launches(path, options, {});
+    options.inflate_alongside = alongside;
+    return KinetoImporter().import_with_launches(path, options, progress);
 }
 
-std::string error_in_windows(const std::string& path, std::size_t window_bytes) {
+std::string error_in_windows(const std::string& path, std::size_t window_bytes,
+                             bool alongside = true) {
     try {
-        import_in_windows(path, window_bytes);
+        import_in_windows(path, window_bytes, alongside);
     } catch (const ImportError& e) {
         return e.what();
     }
@@ -167,6 +174,77 @@ TEST(KinetoWindows, ErrorsAreTheSameInWindows) {
     EXPECT_EQ(error_in_windows(path, kOneDocument), "no error");
     for (std::size_t window : {16, 300, 4096})
         EXPECT_EQ(error_in_windows(path, window), "no error");
+}
+
+// A gzipped trace inflated by zlib on a second thread while its windows are parsed
+// is the same run as one inflated by libdeflate first.
+TEST(KinetoWindows, InflatingAlongsideIsTheSameRun) {
+    const bool two_cores = std::thread::hardware_concurrency() >= 2;
+    for (const char* name :
+         {"kineto/hta_a100_cupti_profiler.json.gz", "kineto/hta_v100_ns_resolution_rank0.json.gz",
+          "engines/vllm_v1_mi300x_piecewise_mixed_step.json.gz",
+          "engines/hf_transformers_qwen1.5_0.5b_h100_forward_profilerstep.json.gz"}) {
+        TOKENSCOPE_NEED_FIXTURE(name);
+        SCOPED_TRACE(name);
+        const std::string path = std::string(TOKENSCOPE_FIXTURES_DIR) + "/" + name;
+        const std::string json = tokenscope::test::gunzip(path);
+        const KinetoImport first = import_in_windows(path, 700, false);
+        EXPECT_FALSE(first.stats.inflated_alongside);
+        for (std::size_t window : {std::size_t{700}, std::size_t{1} << 16}) {
+            const KinetoImport alongside = import_in_windows(path, window);
+            kineto_test::expect_same_run(first, alongside);
+            // Not for a trace on one line: it is parsed in one piece.
+            if (two_cores && json.find('\n') != std::string::npos && json.size() > 2 * window) {
+                EXPECT_TRUE(alongside.stats.inflated_alongside) << window;
+            }
+        }
+    }
+}
+
+// Two gzip members: the trailer tells the second one's size only, so the data outgrows
+// the buffer; the rest inflates after the windows gave up, and the run is the same.
+TEST(KinetoWindows, DataLargerThanTheTrailerSaysIsTheSameRun) {
+    const std::string doc =
+        std::string(R"({"traceEvents": [)") + "\n" + kernels(4000, ",\n", "") + "\n]}\n";
+    const std::size_t half = doc.size() / 2;
+    const std::string path =
+        kineto_test::write_gzip_members("members.json.gz", {doc.substr(0, half), doc.substr(half)});
+    const KinetoImport first = import_in_windows(path, 1000, false);
+    ASSERT_EQ(first.run.activities.size(), 4000u);
+    const KinetoImport alongside = import_in_windows(path, 1000);
+    kineto_test::expect_same_run(first, alongside);
+    EXPECT_FALSE(alongside.stats.inflated_alongside);
+}
+
+// A damaged or cut gzip stream gives the error it gives inflated first; a reader that
+// stops (the progress callback said cancel) stops the inflating thread too.
+TEST(KinetoWindows, BrokenAndCancelledInflatesAlongside) {
+    const std::string doc =
+        std::string(R"({"traceEvents": [)") + "\n" + kernels(4000, ",\n", "") + "\n]}\n";
+    const std::string path = kineto_test::write_gzip_members("whole.json.gz", {doc});
+    std::string gz;
+    {
+        std::ifstream in(path, std::ios::binary);
+        gz.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    ASSERT_GT(gz.size(), 1000u);
+    std::string corrupt = gz;
+    for (std::size_t i = gz.size() / 2; i < gz.size() / 2 + 64; ++i) corrupt[i] = '\x55';
+    for (const std::string& bytes : {corrupt, gz.substr(0, gz.size() / 2)}) {
+        const std::string broken = kineto_test::write_file("broken.json.gz", bytes);
+        const std::string first = error_in_windows(broken, 1000, false);
+        EXPECT_NE(first, "no error");
+        EXPECT_EQ(error_in_windows(broken, 1000), first);
+    }
+    // Progress is reported every 4096 events: the first report, of 10000, cancels.
+    const std::string many = kineto_test::write_gzip_members(
+        "many.json.gz",
+        {std::string(R"({"traceEvents": [)") + "\n" + kernels(10000, ",\n", "") + "\n]}\n"});
+    int calls = 0;
+    EXPECT_THROW(import_in_windows(many, 1000, true,
+                                   [&](std::int64_t, std::int64_t) { return ++calls > 1; }),
+                 tokenscope::trace::Cancelled);
+    EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

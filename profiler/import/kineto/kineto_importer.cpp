@@ -52,7 +52,8 @@ KinetoImport KinetoImporter::import_with_launches(const std::string& path,
     } catch (const std::regex_error& e) {
         throw ImportError(path, "invalid step pattern '" + options.step_pattern + "': " + e.what());
     }
-    kineto::TraceReader reader(path, progress, options.slice_bytes, options.window_bytes);
+    kineto::TraceReader reader(path, progress, options.slice_bytes, options.window_bytes,
+                               options.inflate_alongside);
     try {
         reader.read(*builder);
     } catch (const std::length_error& e) {
@@ -63,6 +64,7 @@ KinetoImport KinetoImporter::import_with_launches(const std::string& path,
     out.run = builder->finish(&out.launches);
     out.stats.flows_bound = builder->flows_bound();
     out.stats.windows = reader.windows();
+    out.stats.inflated_alongside = reader.inflated_alongside();
     out.run.info.name = run_name(path);
     out.run.info.created_ns = file_mtime_ns(path);
     return out;

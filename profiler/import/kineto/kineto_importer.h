@@ -18,6 +18,8 @@ struct KinetoStats {
     // Windows the events were parsed in (kineto/trace_reader_windows.cpp); 0 when the
     // trace was parsed in one piece or streamed in slices.
     std::int64_t windows = 0;
+    // The gzip was inflated on a second thread while its windows were parsed.
+    bool inflated_alongside = false;
 };
 
 // The run plus the kernel launch facts RunData has no room for.

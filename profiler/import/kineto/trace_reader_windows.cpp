@@ -22,28 +22,51 @@ namespace {
 
 using json::od::json_type;
 
-std::size_t skip_space(const std::string& text, std::size_t i) {
-    while (i < text.size() && json::is_space(text[i])) ++i;
-    return i;
-}
+// Scanned for a cut this many bytes at a time while the text inflates.
+constexpr std::size_t kScanBytes = std::size_t{64} << 10;
 
 }  // namespace
 
-bool TraceReader::read_windows(TraceHandler& handler, std::string& text, Handed& handed) {
-    if (text.size() <= 2 * window_bytes_) return false;
+std::size_t TraceReader::skip_space(const json::TextBuffer& text, std::size_t i) {
+    while (i < have(i + 1) && json::is_space(text.data[i])) ++i;
+    return i;
+}
+
+std::size_t TraceReader::cut_after(const json::TextBuffer& text, std::size_t from,
+                                   std::size_t within) {
+    for (std::size_t scanned = from;;) {
+        const std::size_t there = have(scanned + kScanBytes);
+        const std::size_t cut = json::newline_cut(std::string_view(text.data, there), scanned);
+        if (cut != std::string::npos) {
+            have(cut + 1 + json::kPadding);
+            return cut;
+        }
+        // The text ended, or no newline as far as the caller looks.
+        if (there < scanned + kScanBytes || there - from >= within) return std::string::npos;
+        scanned = there;
+    }
+}
+
+bool TraceReader::read_windows(TraceHandler& handler, const json::TextBuffer& text,
+                               Handed& handed) {
+    if (whole_bytes_ <= 2 * window_bytes_) return false;
+    // A trace written on one line (none in its first 64 KiB) has nowhere to cut: it is
+    // known before a background inflate has gone further.
+    if (json::newline_cut(std::string_view(text.data, have(kScanBytes)), 0) == std::string::npos)
+        return false;
     Left left;
     // A member before the events larger than the head: a larger head, up to the whole.
     for (std::size_t bytes = window_bytes_;; bytes *= 2) {
         left = read_head(handler, text, handed, bytes);
         if (left.kind != Left::Retry) break;
-        if (bytes >= text.size()) return false;
+        if (bytes >= whole_bytes_) return false;
     }
     std::size_t bytes = window_bytes_;
     while (left.kind == Left::More) {
         const Left next = read_window(handler, text, handed, left.at, bytes);
         // No event fitted: a larger window, up to the rest of the document.
         if (next.kind == Left::More && next.at == left.at) {
-            if (left.at + bytes >= text.size()) return false;
+            if (left.at + bytes >= text_size()) return false;
             bytes *= 2;
         } else {
             bytes = window_bytes_;
@@ -55,13 +78,15 @@ bool TraceReader::read_windows(TraceHandler& handler, std::string& text, Handed&
 
 // The root's members before "traceEvents", handed over when whole (those handed over
 // by a smaller head skipped), then its events.
-TraceReader::Left TraceReader::read_head(TraceHandler& handler, std::string& text, Handed& handed,
-                                         std::size_t bytes) {
-    const std::size_t cut = json::newline_cut(text, bytes);
-    if (cut == std::string::npos) return {};  // one line from here on: read whole
-    json::BytePatch close(text, cut, '}');
+TraceReader::Left TraceReader::read_head(TraceHandler& handler, const json::TextBuffer& text,
+                                         Handed& handed, std::size_t bytes) {
+    // A trace written on one line has no cut: known within a window, not at its end
+    // (which a background inflate would have to reach first).
+    const std::size_t cut = cut_after(text, bytes, window_bytes_);
+    if (cut == std::string::npos) return {};  // read whole
+    json::BytePatch close(text.data, cut, '}');
     try {
-        json::od::document& doc = reader_.open_window(text, 0, cut + 1);
+        json::od::document& doc = reader_.open_window(text.data, 0, cut + 1, text.capacity);
         json::od::object root = reader_.get(doc.get_object());
         std::size_t index = 0;
         for (auto member : root) {
@@ -74,7 +99,7 @@ TraceReader::Left TraceReader::read_head(TraceHandler& handler, std::string& tex
                 ++windows_;
                 return window_events(handler, text, value, cut, handed);
             }
-            read_member(handler, key, value, 0, text.data() + cut);
+            read_member(handler, key, value, 0, text.data + cut);
             if (reader_.offset() > cut) break;  // the '}' at the cut closed it
             ++handed.members;
         }
@@ -85,22 +110,24 @@ TraceReader::Left TraceReader::read_head(TraceHandler& handler, std::string& tex
 }
 
 // Events from `start` (the byte after a '[' or ','), wrapped into an array of their own.
-TraceReader::Left TraceReader::read_window(TraceHandler& handler, std::string& text, Handed& handed,
-                                           std::size_t start, std::size_t bytes) {
-    std::size_t cut = json::newline_cut(text, start + bytes);
-    if (cut == std::string::npos) cut = text.rfind('\n');
+TraceReader::Left TraceReader::read_window(TraceHandler& handler, const json::TextBuffer& text,
+                                           Handed& handed, std::size_t start, std::size_t bytes) {
+    std::size_t cut = cut_after(text, start + bytes);
+    const std::string_view all =
+        cut == std::string::npos ? std::string_view(text.data, text_size()) : std::string_view();
+    if (cut == std::string::npos) cut = all.rfind('\n');
     std::optional<json::BytePatch> close;
     if (cut != std::string::npos && cut > start) {
-        close.emplace(text, cut, ']');
+        close.emplace(text.data, cut, ']');
     } else {
         // No newline left (a trace that ends "}]}"): the window ends at the document's
         // last ']', its own.
-        cut = text.rfind(']');
+        cut = all.rfind(']');
         if (cut == std::string::npos || cut < start) return {};
     }
-    json::BytePatch open(text, start - 1, '[');
+    json::BytePatch open(text.data, start - 1, '[');
     try {
-        json::od::document& doc = reader_.open_window(text, start - 1, cut + 1);
+        json::od::document& doc = reader_.open_window(text.data, start - 1, cut + 1, text.capacity);
         json::od::value value = reader_.get(doc.get_value());
         ++windows_;
         return window_events(handler, text, value, close ? cut : std::string::npos, handed);
@@ -112,7 +139,7 @@ TraceReader::Left TraceReader::read_window(TraceHandler& handler, std::string& t
 // Hands over the events of the array `value` that end before `cut` (the byte the
 // window put its closing bracket on; npos when the window's last byte is the
 // document's), then looks at the document's own text for what follows the last.
-TraceReader::Left TraceReader::window_events(TraceHandler& handler, std::string& text,
+TraceReader::Left TraceReader::window_events(TraceHandler& handler, const json::TextBuffer& text,
                                              json::od::value& value, std::size_t cut,
                                              Handed& handed) {
     // The separator before the next event: the array's '[', then each event's ',' (or
@@ -134,9 +161,9 @@ TraceReader::Left TraceReader::window_events(TraceHandler& handler, std::string&
     }
     // The byte at the cut is the window's; the document has white space there.
     const std::size_t at = separator == cut ? skip_space(text, cut + 1) : separator;
-    if (at >= text.size()) return {};
-    if (text[at] == '[' || text[at] == ',') return {Left::More, at + 1};
-    if (text[at] != ']') return {};
+    if (at >= have(at + 1)) return {};
+    if (text.data[at] == '[' || text.data[at] == ',') return {Left::More, at + 1};
+    if (text.data[at] != ']') return {};
     ++handed.members;
     handed.events = 0;
     return {Left::Ended, at + 1};  // white space skipped by read_tail, the patches undone
@@ -144,14 +171,15 @@ TraceReader::Left TraceReader::window_events(TraceHandler& handler, std::string&
 
 // What follows the events' array: the root's end, or more members read as a document
 // of their own.
-bool TraceReader::read_tail(TraceHandler& handler, std::string& text, Handed& handed,
+bool TraceReader::read_tail(TraceHandler& handler, const json::TextBuffer& text, Handed& handed,
                             std::size_t after) {
     const std::size_t at = skip_space(text, after);
-    if (at < text.size() && text[at] == '}') return skip_space(text, at + 1) == text.size();
-    if (at >= text.size() || text[at] != ',') return false;
-    json::BytePatch open(text, at, '{');
+    const std::size_t size = text_size();
+    if (at < size && text.data[at] == '}') return skip_space(text, at + 1) == size;
+    if (at >= size || text.data[at] != ',') return false;
+    json::BytePatch open(text.data, at, '{');
     try {
-        json::od::document& doc = reader_.open_window(text, at, text.size());
+        json::od::document& doc = reader_.open_window(text.data, at, size, text.capacity);
         json::od::object rest = reader_.get(doc.get_object());
         for (auto member : rest) {
             json::od::field field = reader_.get(std::move(member));
