@@ -150,11 +150,16 @@ inline void nsys_sql_case(std::string_view sql) {
     });
 }
 
-// Read whole (what a trace that fits memory gets), then in slices of 256 bytes
-// (what a trace larger than memory gets: json::ObjectSlicer's cuts, members and
-// slices parsed alone).
+// Read whole (what a trace that fits memory gets), in windows of 32 bytes (what one
+// of more than 2 MiB gets: cuts at newlines, brackets borrowed at the edges), then in
+// slices of 256 bytes (what a trace larger than memory gets: json::ObjectSlicer's
+// cuts, members and slices parsed alone).
 inline void kineto_file_case(const std::string& path) {
     expect_clean_failure([&] { (void)import::KinetoImporter().import_with_launches(path, {}); });
+    import::ImportOptions windows;
+    windows.window_bytes = 32;
+    expect_clean_failure(
+        [&] { (void)import::KinetoImporter().import_with_launches(path, windows); });
     import::ImportOptions sliced;
     sliced.slice_bytes = 256;
     expect_clean_failure(
