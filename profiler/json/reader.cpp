@@ -119,10 +119,12 @@ od::document& Reader::iterate(char* data, std::size_t size, std::size_t capacity
 }
 
 void Reader::fail(simdjson::error_code code) {
-    if (!diagnose_) throw SyntaxError(offset(), simdjson::error_message(code), false);
-    if (auto found = diagnose(text_, base_)) throw *found;
-    // simdjson refused what the strict scan accepts: nesting past its depth limit, a
-    // document past its 4 GiB, a number it cannot hold.
+    // A window is expected to end inside a value: no strict scan for where.
+    if (diagnose_) {
+        if (auto found = diagnose(text_, base_)) throw *found;
+    }
+    // simdjson refused what the strict scan accepts (nesting past its depth limit, a
+    // document past its 4 GiB, a number it cannot hold), or a window ran out.
     throw SyntaxError(offset(), simdjson::error_message(code), false);
 }
 
