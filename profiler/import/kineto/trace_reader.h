@@ -5,13 +5,16 @@
 #include <string_view>
 
 #include "event_parser.h"
-#include "import/background_inflate.h"
 #include "import/file_source.h"
 #include "json/reader.h"
 #include "json/window.h"
 #include "kineto_event.h"
 #include "trace/memory_budget.h"
 #include "trace/progress.h"
+
+namespace tokenscope::import {
+class BackgroundInflate;
+}
 
 namespace tokenscope::import::kineto {
 
