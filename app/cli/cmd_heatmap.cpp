@@ -103,16 +103,20 @@ int cmd_heatmap(const std::vector<std::string>& args) {
     add_image_options(p);
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
-    auto runs = load_inputs(p, "heatmap");
+    auto runs = load_inputs(p, "heatmap", Needs::Totals);
     const bool image = !image_files(p).empty();
     if (image && runs.size() > 1)
         throw UsageError{"heatmap: " + std::to_string(runs.size()) +
                          " runs but one image file; choose a run with --run N"};
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
-    for (const auto& r : runs) {
+    for (auto& r : runs) {
         analysis::Heatmap map;
-        const analysis::HeatmapSpec spec =
-            heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
+        analysis::HeatmapSpec spec = heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
+        // Kernel rows place kernels: read them (and the spec again: its window fits them).
+        if (spec.metric == analysis::HeatmapMetric::KernelDuration && r.data.in_file) {
+            read_activities(r, p);
+            spec = heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
+        }
         try {
             map = analysis::compute_heatmap(r.data, spec);
         } catch (const std::invalid_argument& e) {

@@ -1,4 +1,3 @@
-#include <array>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -16,24 +15,6 @@ namespace {
 using trace::ActivityKind;
 using trace::CopyKind;
 
-struct Counts {
-    std::array<std::int64_t, 7> by_kind{};
-    std::array<std::int64_t, 6> by_copy{};
-    std::array<std::uint64_t, 6> bytes_by_copy{};
-};
-
-Counts count(const trace::RunData& run) {
-    Counts c;
-    for (const auto& a : run.activities) {
-        ++c.by_kind[static_cast<std::size_t>(a.kind)];
-        if (a.kind == ActivityKind::Memcpy) {
-            ++c.by_copy[static_cast<std::size_t>(a.copy)];
-            c.bytes_by_copy[static_cast<std::size_t>(a.copy)] += a.bytes;
-        }
-    }
-    return c;
-}
-
 nlohmann::json gpu_json(const trace::GpuInfo& g) {
     return {{"name", g.name},
             {"sm_count", g.sm_count},
@@ -47,15 +28,17 @@ nlohmann::json gpu_json(const trace::GpuInfo& g) {
 
 nlohmann::json run_json(const LoadedRun& lr) {
     const auto& run = lr.data;
-    Counts c = count(run);
+    const trace::ActivityTotals c = run.activity_totals();
     nlohmann::json kinds = nlohmann::json::object(), copies = nlohmann::json::object(),
                    copy_bytes = nlohmann::json::object();
-    for (std::size_t k = 0; k < c.by_kind.size(); ++k)
-        kinds[std::string(to_string(static_cast<ActivityKind>(k)))] = c.by_kind[k];
-    for (std::size_t k = 1; k < c.by_copy.size(); ++k) {
-        std::string name(to_string(static_cast<CopyKind>(k)));
-        copies[name] = c.by_copy[k];
-        copy_bytes[name] = c.bytes_by_copy[k];
+    for (std::size_t k = 0; k < trace::kActivityKindCount; ++k)
+        kinds[std::string(to_string(static_cast<ActivityKind>(k)))] =
+            c.count(static_cast<ActivityKind>(k));
+    for (std::size_t k = 1; k < trace::kCopyKindCount; ++k) {
+        const auto copy = static_cast<CopyKind>(k);
+        std::string name(to_string(copy));
+        copies[name] = c.cell(ActivityKind::Memcpy, copy).count;
+        copy_bytes[name] = c.cell(ActivityKind::Memcpy, copy).bytes;
     }
     nlohmann::json lanes = nlohmann::json::array();
     for (const auto& l : run.lanes)
@@ -87,14 +70,14 @@ nlohmann::json run_json(const LoadedRun& lr) {
             {"steps", run.steps.size()},
             {"requests", run.requests.size()},
             {"counter_samples", run.counters.size()},
-            {"kernel_launches", run.launches.size()},
-            {"cuda_graph_activities", run.graphs.size()},
+            {"kernel_launches", run.launch_count()},
+            {"cuda_graph_activities", run.graph_activity_count()},
             {"diagnostics", diags}};
 }
 
 void print_text(const LoadedRun& lr, bool csv) {
     const auto& run = lr.data;
-    Counts c = count(run);
+    const trace::ActivityTotals c = run.activity_totals();
     std::cout << "run: " << display_name(run) << "  [" << to_string(run.info.source) << "]  "
               << lr.path << '\n';
     if (run.info.is_model())
@@ -111,17 +94,21 @@ void print_text(const LoadedRun& lr, bool csv) {
     if (g.nvlink_links > 0) std::cout << ", NVLink / xGMI " << g.nvlink_links << " links";
     std::cout << "\n  steps: " << run.steps.size() << "  requests: " << run.requests.size()
               << "  lanes: " << run.lanes.size() << "  counter samples: " << run.counters.size()
-              << "  kernel launches: " << run.launches.size();
-    if (!run.graphs.empty()) std::cout << "  CUDA graph activities: " << run.graphs.size();
+              << "  kernel launches: " << run.launch_count();
+    if (run.graph_activity_count() > 0)
+        std::cout << "  CUDA graph activities: " << run.graph_activity_count();
     std::cout << "\n\n";
     TextTable kinds({"kind", "count", "bytes"});
-    for (std::size_t k = 0; k < c.by_kind.size(); ++k)
-        kinds.add_row({std::string(to_string(static_cast<ActivityKind>(k))),
-                       std::to_string(c.by_kind[k]), ""});
-    for (std::size_t k = 1; k < c.by_copy.size(); ++k)
-        if (c.by_copy[k])
+    for (std::size_t k = 0; k < trace::kActivityKindCount; ++k) {
+        const auto kind = static_cast<ActivityKind>(k);
+        kinds.add_row({std::string(to_string(kind)), std::to_string(c.count(kind)), ""});
+    }
+    for (std::size_t k = 1; k < trace::kCopyKindCount; ++k) {
+        const auto& copies = c.cell(ActivityKind::Memcpy, static_cast<CopyKind>(k));
+        if (copies.count)
             kinds.add_row({"memcpy " + std::string(to_string(static_cast<CopyKind>(k))),
-                           std::to_string(c.by_copy[k]), format_bytes(double(c.bytes_by_copy[k]))});
+                           std::to_string(copies.count), format_bytes(double(copies.bytes))});
+    }
     kinds.print(std::cout, csv);
     std::cout << '\n';
     TextTable lanes({"lane", "kind", "device", "id"});
@@ -149,7 +136,7 @@ int cmd_info(const std::vector<std::string>& args) {
     p.flag("json", "print JSON").flag("csv", "print the tables as CSV");
     add_input_options(p);
     if (!parse_or_help(p, args)) return kExitOk;
-    auto runs = load_inputs(p, "info");
+    auto runs = load_inputs(p, "info", Needs::Totals);
     if (p.has("json")) {
         nlohmann::json out = {{"runs", nlohmann::json::array()}};
         for (const auto& r : runs) out["runs"].push_back(run_json(r));

@@ -30,7 +30,8 @@ int cmd_stats(const std::vector<std::string>& args) {
     options.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));
     const long long slowest = p.get_int("slowest");
     if (slowest < 0) throw UsageError{"stats: --slowest must be 0 or more"};
-    auto runs = load_inputs(p, "stats");
+    // The slowest tokens name their iterations' kernels; the figures need only steps.
+    auto runs = load_inputs(p, "stats", slowest > 0 ? Needs::Activities : Needs::Totals);
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         // Client results: over the requests inside the tool's measurement window.

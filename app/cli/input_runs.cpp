@@ -7,16 +7,19 @@
 #include <mutex>
 
 #include "import/open_any.h"
+#include "store/store_reader.h"
 #include "trace/memory_budget.h"
 #include "trace/run_label.h"
 
 namespace tokenscope::cli {
 
 std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
-                                 TerminalProgress::Mode progress, const std::string& step_pattern) {
+                                 TerminalProgress::Mode progress, const std::string& step_pattern,
+                                 Needs needs) {
     std::vector<LoadedRun> out;
     import::ImportOptions options;
     if (!step_pattern.empty()) options.step_pattern = step_pattern;
+    options.read_activities = needs == Needs::Activities;
     for (const auto& path : paths) {
         TerminalProgress bar("opening " + path, progress);
         auto runs = import::open_any(path, options, bar.callback());
@@ -128,10 +131,19 @@ bool parse_or_help(ArgParser& p, const std::vector<std::string>& args) {
     return false;
 }
 
-std::vector<LoadedRun> load_inputs(const ArgParser& p, const std::string& command) {
+std::vector<LoadedRun> load_inputs(const ArgParser& p, const std::string& command, Needs needs) {
     if (p.positionals().empty()) throw UsageError{command + ": no FILE given (see --help)"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
-    return select_runs(load_runs(p.positionals(), mode, p.get("steps-from")), p.get("run"));
+    return select_runs(load_runs(p.positionals(), mode, p.get("steps-from"), needs), p.get("run"));
+}
+
+void read_activities(LoadedRun& run, const ArgParser& p) {
+    if (!run.data.in_file) return;
+    // Only a .tokenscope run is ever left without its activities: read that run again.
+    store::StoreReader reader(run.path);
+    TerminalProgress bar("opening " + run.path, TerminalProgress::parse_mode(p.get("progress")));
+    run.data = reader.load_run(run.data.info.id, bar.callback());
+    bar.finish();
 }
 
 std::string display_name(const trace::RunData& run) {

@@ -24,9 +24,9 @@ void MemoryRunWriter::finish() {
 }
 
 void MemoryRunWriter::abandon() {
-    trace::RunInfo info = data_.info;
-    data_ = trace::RunData{};
-    data_.info = info;
+    trace::RunData empty;
+    empty.info = std::move(data_.info);
+    data_ = std::move(empty);
     abandoned_ = true;
 }
 

@@ -26,6 +26,10 @@ struct ImportOptions {
     // Kineto: a gzipped trace read whole is inflated by zlib on a second thread while
     // its windows are parsed, where two cores allow; false: by libdeflate first.
     bool inflate_alongside = true;
+    // false: a .tokenscope run that stores its activity totals is read without its
+    // activities (trace::RunData::in_file), for a command that needs only those totals;
+    // foreign files and other runs are read whole all the same.
+    bool read_activities = true;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -25,7 +25,8 @@ trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base
     };
 }
 
-std::vector<trace::RunData> read_store(const std::string& path, const trace::ProgressFn& progress) {
+std::vector<trace::RunData> read_store(const std::string& path, const ImportOptions& options,
+                                       const trace::ProgressFn& progress) {
     store::StoreReader reader(path);
     const auto ids = reader.run_ids();
     if (ids.empty())
@@ -34,9 +35,11 @@ std::vector<trace::RunData> read_store(const std::string& path, const trace::Pro
                                 "run (nothing was ever written to it)");
     std::vector<trace::RunData> out;
     auto n = static_cast<std::int64_t>(ids.size());
+    const auto parts = options.read_activities ? store::StoreReader::LoadParts::Everything
+                                               : store::StoreReader::LoadParts::TotalsForActivities;
     for (std::int64_t i = 0; i < n; ++i) {
         auto p = sub_progress(progress, i * kShare, kShare, n * kShare);
-        out.push_back(reader.load_run(ids[static_cast<std::size_t>(i)], p));
+        out.push_back(reader.load_run(ids[static_cast<std::size_t>(i)], p, parts));
     }
     return out;
 }
@@ -60,12 +63,12 @@ std::vector<trace::RunData> open_any(const std::string& path, const ImportOption
         FileSource source(path, ImporterRegistry::kHeadBytes);
         head = std::string(source.head(ImporterRegistry::kHeadBytes));
     }
-    if (is_tokenscope_head(head)) return read_store(path, progress);
+    if (is_tokenscope_head(head)) return read_store(path, options, progress);
     // A capture killed before its first checkpoint has its application_id (and
     // every committed batch) only in the -wal: ask SQLite, which reads it.
     if (is_sqlite_header(head) && store::StoreReader::has_wal(path)) {
         try {
-            return read_store(path, progress);
+            return read_store(path, options, progress);
         } catch (const store::ForeignFileError&) {
             // another tool's database in WAL mode: its importer decides
         }

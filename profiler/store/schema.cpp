@@ -224,10 +224,11 @@ ALTER TABLE step ADD COLUMN marker_end_ns INTEGER NOT NULL DEFAULT 0;
 // Version 9 -> 10: runs larger than memory (DESIGN.md section 17): run.summarized and the
 // summary_chunk table (summary_schema.cpp). Version 10 -> 11: the duration_histogram table;
 // every run's summaries are built again with its histograms (summarized = 0, then
-// build_missing_summaries).
+// build_missing_summaries). Version 11 -> 12: the activity_total table, built the same way
+// (so a version 10 file's summaries are built once, at the end).
 constexpr const char* kMigrate9To10 =
     "ALTER TABLE run ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;";
-constexpr const char* kMigrate10To11 = "UPDATE run SET summarized = 0;";
+constexpr const char* kSummariesAgain = "UPDATE run SET summarized = 0;";
 
 bool has_column(const Connection& conn, const char* table, const char* column) {
     std::string sql = std::string("SELECT count(*) FROM pragma_table_info('") + table +
@@ -313,15 +314,23 @@ void migrate(const Connection& conn) {
             }
             version = 10;
         }
+        const bool summaries_built_here = version < 12;
         if (version == 10) {
             if (!has_histogram_table(conn)) {
                 create_histogram_table(conn);
-                conn.exec(kMigrate10To11);
+                conn.exec(kSummariesAgain);
             }
-            // Summaries and histograms in one pass over each run's chunks.
-            build_missing_summaries(conn);
             version = 11;
         }
+        if (version == 11) {
+            if (!has_activity_total_table(conn)) {
+                create_activity_total_table(conn);
+                conn.exec(kSummariesAgain);
+            }
+            version = 12;
+        }
+        // Summaries, histograms and totals in one pass over each run's chunks.
+        if (summaries_built_here) build_missing_summaries(conn);
         stamp(conn, version);
     });
 }

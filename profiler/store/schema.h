@@ -14,8 +14,9 @@ inline constexpr std::int32_t kApplicationId = 0x546B5363;
 // graph_activity table (CUDA graph nodes), version 7 the launch_config and
 // launch_chunk tables (launch facts as chunks), version 8 the step's key tokens and
 // marker end (iteration windows), version 9 the timeline summaries (summary_chunk,
-// run.summarized), version 10 the duration histograms; docs/file-format.md.
-inline constexpr int kSchemaVersion = 11;
+// run.summarized), version 10 the duration histograms, version 11 the activity totals;
+// docs/file-format.md.
+inline constexpr int kSchemaVersion = 12;
 
 namespace detail {
 
@@ -30,11 +31,13 @@ inline constexpr int kRunColumnCount = 17;
 
 // Creates the current schema in an empty database and stamps its ids.
 void create_schema(const Connection& conn);
-// The summary_chunk and duration_histogram tables with their indexes (a file's, or a
-// summary cache's: summary_cache.h), together or one each (summary_schema.cpp).
+// The summary_chunk, duration_histogram and activity_total tables with their indexes (a
+// file's, or a summary cache's: summary_cache.h), together or one each
+// (summary_schema.cpp).
 void create_summary_tables(const Connection& conn);
 void create_summary_chunk_table(const Connection& conn);
 void create_histogram_table(const Connection& conn);
+void create_activity_total_table(const Connection& conn);
 // Brings a file of an older version to kSchemaVersion in one transaction.
 void migrate(const Connection& conn);
 // True when the file has the kernel_launch table (a version 2 file opened
@@ -55,6 +58,8 @@ bool has_step_windows(const Connection& conn);
 bool has_summary_tables(const Connection& conn);
 // True when the file has the duration_histogram table (version 11).
 bool has_histogram_table(const Connection& conn);
+// True when the file has the activity_total table (version 12).
+bool has_activity_total_table(const Connection& conn);
 // kRunColumns as a SELECT list for this file: a version 5 file read without migrating
 // has no run.origin_utc_ns, which then reads as NULL (unknown).
 std::string run_select_columns(const Connection& conn);

@@ -210,6 +210,7 @@ StoreReader::StoreReader(const std::string& path, ReaderOptions options)
     has_graphs_ = detail::has_graph_table(*conn_);
     has_summary_tables_ = detail::has_summary_tables(*conn_);
     has_histogram_table_ = detail::has_histogram_table(*conn_);
+    has_activity_total_table_ = detail::has_activity_total_table(*conn_);
     if (!runs_without_summaries().empty())
         cache_ = detail::open_summary_cache(path_, detail::summary_cache_path(path_));
     // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
@@ -303,6 +304,46 @@ std::vector<RunSummary> StoreReader::runs() const {
     return out;
 }
 
+trace::RunData StoreReader::load_without_activities(std::int64_t run_id,
+                                                    const trace::ActivityTotals& totals,
+                                                    const trace::ProgressFn& progress) const {
+    trace::RunData run;
+    run.info = read_info(*conn_, run_id);
+    const std::int64_t total =
+        count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
+        count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
+        count_of(*conn_, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+    trace::MemoryBudget(path_).require(
+        static_cast<std::uint64_t>(total) * sizeof(trace::Step),
+        "run " + std::to_string(run_id) + " (" + std::to_string(total) + " rows)");
+    std::int64_t done = 0;
+    auto advance = [&](std::int64_t n) {
+        done += n;
+        if (progress && !progress(done, total)) throw trace::Cancelled();
+    };
+    advance(0);
+    read_lanes_and_strings(*conn_, run_id, run);
+    read_plain_rows(*conn_, run_id, run, advance);
+    trace::ActivitiesInFile in_file;
+    in_file.totals = totals;
+    // As the launch tables count them: a correlation written twice counts twice here, once
+    // in a loaded LaunchTable.
+    const std::string launches = "SELECT " + launch_count_sql() + " FROM run WHERE id = ?1";
+    in_file.launches = count_of(*conn_, launches.c_str(), run_id);
+    if (has_graphs_)
+        in_file.graph_activities =
+            count_of(*conn_, "SELECT count(*) FROM graph_activity WHERE run_id = ?1", run_id);
+    {
+        // From the chunk directory: where a heatmap's time windows begin.
+        Statement first(*conn_, "SELECT min(start_min) FROM activity_chunk WHERE run_id = ?1");
+        first.bind_int(1, run_id);
+        if (first.step()) in_file.first_start_ns = first.optional_int64(0);
+    }
+    run.in_file = in_file;
+    add_incomplete_diagnostic(run);
+    return run;
+}
+
 std::string StoreReader::launch_count_sql() const {
     // The count a chunk claims, bounded by what its blob holds (8 bytes a launch).
     std::string sql = "(0";
@@ -314,8 +355,12 @@ std::string StoreReader::launch_count_sql() const {
     return sql + ")";
 }
 
-trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressFn& progress) const {
+trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressFn& progress,
+                                     LoadParts parts) const {
     ReadSnapshot snapshot(*conn_);
+    if (parts == LoadParts::TotalsForActivities)
+        if (auto totals = activity_totals(run_id))
+            return load_without_activities(run_id, *totals, progress);
     trace::RunData run;
     run.info = read_info(*conn_, run_id);
     // Each count bounded by what its chunk can hold (8 bytes an activity at least,

@@ -10,6 +10,7 @@
 
 #include "duration_histogram.h"
 #include "timeline_summary.h"
+#include "trace/activity_totals.h"
 #include "trace/progress.h"
 #include "trace/run_data.h"
 
@@ -56,8 +57,17 @@ class StoreReader {
     // The runs' ids in order: what opening a file needs, without runs()' counts (a
     // count of the launch rows alone took ~0.3 s on the 10 M-activity bench run).
     std::vector<std::int64_t> run_ids() const;
-    // The whole run in memory; activities come back sorted by (lane, start).
-    trace::RunData load_run(std::int64_t run_id, const trace::ProgressFn& progress = {}) const;
+    // What load_run reads.
+    enum class LoadParts {
+        Everything,
+        // A run whose activity totals are stored (activity_totals) is read without its
+        // activities, launches and CUDA graph nodes: RunData::in_file says what the file
+        // holds of them. Any other run is read whole.
+        TotalsForActivities,
+    };
+    // The run in memory; activities come back sorted by (lane, start).
+    trace::RunData load_run(std::int64_t run_id, const trace::ProgressFn& progress = {},
+                            LoadParts parts = LoadParts::Everything) const;
 
     // Streams a lane's activities that overlap [t0, t1), in start order.
     void for_each_activity(std::int64_t run_id, std::uint16_t lane, std::int64_t t0,
@@ -96,6 +106,12 @@ class StoreReader {
                                          std::int64_t t1,
                                          std::optional<std::uint16_t> lane = {}) const;
 
+    // How many activities of each kind the run's lanes (or one lane) hold, and their bytes,
+    // from the activity_total rows written with the summaries; nullopt when the run has
+    // none (no summaries, or a version 11 file read as it is).
+    std::optional<trace::ActivityTotals> activity_totals(
+        std::int64_t run_id, std::optional<std::uint16_t> lane = {}) const;
+
     // FILE-wal exists and holds data: a capture is running, or was killed.
     static bool has_wal(const std::string& path);
 
@@ -107,6 +123,8 @@ class StoreReader {
   private:
     void open_connection();
     void migrate_or_read_as_is();
+    trace::RunData load_without_activities(std::int64_t run_id, const trace::ActivityTotals& totals,
+                                           const trace::ProgressFn& progress) const;
     // runs()' launch count column for the launch tables this file has.
     std::string launch_count_sql() const;
 
@@ -118,8 +136,9 @@ class StoreReader {
     bool has_launch_rows_ = false;    // kernel_launch (schema 3 to 7)
     bool has_launch_chunks_ = false;  // launch_config and launch_chunk (schema 8)
     bool has_graphs_ = false;
-    bool has_summary_tables_ = false;   // schema 10
-    bool has_histogram_table_ = false;  // schema 11
+    bool has_summary_tables_ = false;        // schema 10
+    bool has_histogram_table_ = false;       // schema 11
+    bool has_activity_total_table_ = false;  // schema 12
     // Where run_id's summaries are read: the file, its cache, or nowhere (nullptr).
     const detail::Connection* summaries_of(std::int64_t run_id) const;
     std::vector<std::int64_t> runs_without_summaries() const;

@@ -190,4 +190,31 @@ DurationHistogram StoreReader::duration_histogram(std::int64_t run_id, std::uint
     return all;
 }
 
+std::optional<trace::ActivityTotals> StoreReader::activity_totals(
+    std::int64_t run_id, std::optional<std::uint16_t> lane) const {
+    const detail::Connection* source = summaries_of(run_id);
+    if (source == nullptr || (source == conn_.get() && !has_activity_total_table_))
+        return std::nullopt;
+    Statement st(*source,
+                 "SELECT lane, kind, copy, count, bytes FROM activity_total WHERE run_id = ?1");
+    st.bind_int(1, run_id);
+    trace::ActivityTotals totals;
+    while (st.step()) {
+        if (lane && st.int64(0) != *lane) continue;
+        const auto kind = trace::activity_kind_from_string(st.text(1));
+        const auto copy = trace::copy_kind_from_string(st.text(2));
+        const std::int64_t count = st.int64(3);
+        if (!kind || !copy || count < 0)
+            throw StoreError(path_, "corrupt file: activity total of lane " +
+                                        std::to_string(st.int64(0)) + " (" +
+                                        std::string(st.text(1)) + ", " + std::string(st.text(2)) +
+                                        ", " + std::to_string(count) + ")");
+        auto& cell = totals.cell(*kind, *copy);
+        if (__builtin_add_overflow(cell.count, count, &cell.count))
+            throw StoreError(path_, "corrupt file: activity totals past 2^63");
+        cell.bytes += static_cast<std::uint64_t>(st.int64(4));
+    }
+    return totals;
+}
+
 }  // namespace tokenscope::store

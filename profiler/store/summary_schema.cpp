@@ -1,6 +1,6 @@
-// The tables of DESIGN.md section 17 (schema 10 and 11), in a file's schema and in a
-// summary cache's (summary_cache.h): docs/file-format.md, summary_chunk and
-// duration_histogram.
+// The tables of DESIGN.md section 17 (schema 10 to 12), in a file's schema and in a
+// summary cache's (summary_cache.h): docs/file-format.md, summary_chunk,
+// duration_histogram and activity_total.
 #include "connection.h"
 #include "schema.h"
 
@@ -38,6 +38,20 @@ CREATE TABLE duration_histogram (
 CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
 )sql";
 
+// Per lane, how many activities of each kind and copy kind it holds and their bytes
+// (trace::ActivityTotals): `info` without reading a single activity.
+constexpr const char* kActivityTotalTable = R"sql(
+CREATE TABLE activity_total (
+    run_id INTEGER NOT NULL,
+    lane INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    copy TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    PRIMARY KEY (run_id, lane, kind, copy)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 void create_summary_chunk_table(const Connection& conn) {
@@ -48,9 +62,14 @@ void create_histogram_table(const Connection& conn) {
     conn.exec(kHistogramTable);
 }
 
+void create_activity_total_table(const Connection& conn) {
+    conn.exec(kActivityTotalTable);
+}
+
 void create_summary_tables(const Connection& conn) {
     create_summary_chunk_table(conn);
     create_histogram_table(conn);
+    create_activity_total_table(conn);
 }
 
 bool has_summary_tables(const Connection& conn) {
@@ -62,6 +81,16 @@ bool has_histogram_table(const Connection& conn) {
     return conn.query_int(
                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                "name = 'duration_histogram'") > 0;
+}
+
+}  // namespace tokenscope::store::detail
+
+namespace tokenscope::store::detail {
+
+bool has_activity_total_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'activity_total'") > 0;
 }
 
 }  // namespace tokenscope::store::detail

@@ -37,7 +37,10 @@ void SummaryWriter::add_chunk(std::uint16_t lane, std::span<const trace::Activit
         l.levels = l.tracks.front()->levels();
         l.pending.resize(static_cast<std::size_t>(l.levels));
     }
-    for (const trace::Activity& a : sorted) track_for(l, lane, a.start_ns).add(a);
+    for (const trace::Activity& a : sorted) {
+        track_for(l, lane, a.start_ns).add(a);
+        l.totals.add(a);
+    }
     histograms_.add(lane, sorted);
 }
 
@@ -77,12 +80,31 @@ void SummaryWriter::write_all() {
             write(static_cast<std::uint16_t>(lane), level);
 }
 
+void SummaryWriter::write_totals() {
+    Statement insert(conn_, "INSERT INTO activity_total VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+        const auto& totals = lanes_[lane].totals;
+        for (std::size_t k = 0; k < trace::kActivityKindCount; ++k)
+            for (std::size_t c = 0; c < trace::kCopyKindCount; ++c) {
+                const auto& cell = totals.cells[k][c];
+                if (cell.count == 0) continue;
+                insert.bind_int(1, run_id_).bind_int(2, static_cast<std::int64_t>(lane));
+                insert.bind_text(3, to_string(static_cast<trace::ActivityKind>(k)));
+                insert.bind_text(4, to_string(static_cast<trace::CopyKind>(c)));
+                // The sum of bytes modulo 2^64, kept bit for bit in SQLite's int64.
+                insert.bind_int(5, cell.count).bind_int(6, static_cast<std::int64_t>(cell.bytes));
+                insert.run();
+            }
+    }
+}
+
 void SummaryWriter::finish() {
     for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
         for (auto& t : lanes_[lane].tracks) t->finish();
     }
     write_all();
     histograms_.finish();
+    write_totals();
     Statement(conn_, "UPDATE run SET summarized = 1 WHERE id = ?1").bind_int(1, run_id_).run();
 }
 
@@ -90,6 +112,7 @@ void build_summaries(const Connection& source, const Connection& target, std::in
                      const std::function<void(std::int64_t)>& advance) {
     Statement(target, "DELETE FROM summary_chunk WHERE run_id = ?1").bind_int(1, run_id).run();
     Statement(target, "DELETE FROM duration_histogram WHERE run_id = ?1").bind_int(1, run_id).run();
+    Statement(target, "DELETE FROM activity_total WHERE run_id = ?1").bind_int(1, run_id).run();
     SummaryWriter writer(target, run_id);
     // In the order the writer wrote them, lane by lane: a last chunk of long ranges that
     // ended late comes last, as it came (summary_writer.h).

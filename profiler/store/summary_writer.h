@@ -10,6 +10,7 @@
 #include "statement.h"
 #include "timeline_summary.h"
 #include "trace/activity.h"
+#include "trace/activity_totals.h"
 
 namespace tokenscope::store::detail {
 
@@ -39,11 +40,11 @@ class SummaryWriter {
     SummaryWriter(const SummaryWriter&) = delete;
     SummaryWriter& operator=(const SummaryWriter&) = delete;
 
-    // One chunk of a lane's activities, sorted by start: into the summaries and the
-    // duration histograms (HistogramWriter).
+    // One chunk of a lane's activities, sorted by start: into the summaries, the
+    // duration histograms (HistogramWriter) and the lane's activity totals.
     void add_chunk(std::uint16_t lane, std::span<const trace::Activity> sorted);
-    // Closes every bin, writes what is buffered (histograms too) and marks the run
-    // summarised.
+    // Closes every bin, writes what is buffered (histograms and totals too) and marks the
+    // run summarised.
     void finish();
 
   private:
@@ -52,10 +53,12 @@ class SummaryWriter {
         int levels = 0;
         std::vector<std::unique_ptr<LaneSummarizer>> tracks;
         std::vector<std::vector<SummaryBin>> pending;  // per level
+        trace::ActivityTotals totals;
     };
     LaneSummarizer& track_for(Lane& lane, std::uint16_t index, std::int64_t start_ns);
     void write(std::uint16_t lane, int level);
     void write_all();
+    void write_totals();
 
     const Connection& conn_;
     std::int64_t run_id_;

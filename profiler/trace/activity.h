@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -7,6 +8,7 @@
 namespace tokenscope::trace {
 
 enum class ActivityKind : std::uint8_t { Kernel, Memcpy, Memset, Api, Sync, Range, Marker };
+inline constexpr std::size_t kActivityKindCount = 7;
 
 // Work a GPU's queue runs (a kernel, a copy or a memset), as opposed to host work: the
 // one test every rule that follows launches to the GPU uses.
@@ -16,6 +18,7 @@ constexpr bool is_gpu_operation(ActivityKind k) {
 
 // Copies carry a sub-kind; everything else uses None.
 enum class CopyKind : std::uint8_t { None, H2D, D2H, D2D, P2P, H2H };
+inline constexpr std::size_t kCopyKindCount = 6;
 
 // Compact on purpose (40 bytes): a 10M-activity run must stay in memory, and the
 // GUI budgets 48 bytes per activity including its timeline index. So the device

@@ -26,9 +26,10 @@ std::optional<E> parse(const std::array<std::string_view, N>& names, std::string
     return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 7> kActivityKinds = {"kernel", "memcpy", "memset", "api",
-                                                            "sync",   "range",  "marker"};
-constexpr std::array<std::string_view, 6> kCopyKinds = {"none", "h2d", "d2h", "d2d", "p2p", "h2h"};
+constexpr std::array<std::string_view, kActivityKindCount> kActivityKinds = {
+    "kernel", "memcpy", "memset", "api", "sync", "range", "marker"};
+constexpr std::array<std::string_view, kCopyKindCount> kCopyKinds = {"none", "h2d", "d2h",
+                                                                     "d2d",  "p2p", "h2h"};
 constexpr std::array<std::string_view, 5> kLaneKinds = {"cpu_thread", "gpu_stream", "copy_engine",
                                                         "counter", "step_track"};
 constexpr std::array<std::string_view, 3> kPhases = {"prefill", "decode", "iteration"};

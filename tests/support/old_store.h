@@ -62,6 +62,7 @@ inline void downgrade_store(const std::string& path, int version) {
         "decode_key_tokens; ALTER TABLE step DROP COLUMN marker_end_ns;",
         "DROP TABLE summary_chunk; ALTER TABLE run DROP COLUMN summarized;",
         "DROP TABLE duration_histogram;",
+        "DROP TABLE activity_total;",
     };
     constexpr int kNewest = static_cast<int>(sizeof kUndo / sizeof kUndo[0]);
     const auto current = query_int(path, "PRAGMA user_version");

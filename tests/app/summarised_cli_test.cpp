@@ -1,0 +1,140 @@
+// info, stats and step heatmaps on a summarised .tokenscope file (DESIGN.md section 17),
+// through the real tokenscope-cli: they read the stored activity totals, never the
+// activities, so a memory limit the activities would break lets them through; and they
+// print what a whole read prints (the same file with its summaries marked missing).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../store/store_test_util.h"
+#include "cli_process.h"
+#include "make_large_run.h"
+#include "store/store_writer.h"
+#include "support/old_store.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tokenscope::test::CliResult;
+using tokenscope::test::run_cli;
+using tokenscope::test::TempDir;
+
+class SummarisedCli : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new TempDir;
+        // A serving run of 8 GPUs (iteration steps, all-reduces, copies, launches) ...
+        serving_ = dir_->file("serving.tokenscope");
+        {
+            tokenscope::store::StoreWriter writer(serving_);
+            tokenscope::trace::RunInfo info;
+            info.name = "serving";
+            auto out = writer.begin_run(info);
+            tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8}).run();
+            out->finish();
+        }
+        // ... and a decode with its requests and tokens, from the store tests.
+        decode_ = dir_->file("decode.tokenscope");
+        decode_run_ = tokenscope::store::test::sample_run("decode", 3);
+        // A warm-up kernel before the first step: time windows start at it.
+        decode_run_.activities.push_back({10, 700, 0, 0, 1, 0, 1,
+                                          tokenscope::trace::ActivityKind::Kernel,
+                                          tokenscope::trace::CopyKind::None});
+        tokenscope::store::StoreWriter(decode_).write_run(decode_run_);
+    }
+    static void TearDownTestSuite() { delete dir_; }
+
+    // A copy whose runs have no summaries (as a capture that did not finish): read whole.
+    static std::string whole_copy(const std::string& path) {
+        const std::string copy = path + ".whole.tokenscope";
+        fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+        tokenscope::test::run_sql(copy, "UPDATE run SET summarized = 0");
+        return copy;
+    }
+
+    static TempDir* dir_;
+    static std::string serving_, decode_;
+    static tokenscope::trace::RunData decode_run_;
+};
+
+TempDir* SummarisedCli::dir_ = nullptr;
+std::string SummarisedCli::serving_, SummarisedCli::decode_;
+tokenscope::trace::RunData SummarisedCli::decode_run_;
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+// The decode's counts as `info --json` must give them, counted here from what was written.
+TEST_F(SummarisedCli, InfoCountsWhatWasWrittenWithoutReadingIt) {
+    std::map<std::string, std::int64_t> kinds;
+    std::map<std::string, std::uint64_t> copy_bytes;
+    for (const auto& a : decode_run_.activities) {
+        ++kinds[std::string(to_string(a.kind))];
+        if (a.kind == tokenscope::trace::ActivityKind::Memcpy)
+            copy_bytes[std::string(to_string(a.copy))] += a.bytes;
+    }
+    // 20,201 activities of 40 bytes do not fit in 256 KiB; the steps and requests do.
+    const std::string limit = "TOKENSCOPE_MEMORY_LIMIT=256K";
+    const CliResult r = run_cli("info --json --progress none " + decode_, limit);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto run = nlohmann::json::parse(r.out)["runs"][0];
+    for (const auto& [kind, n] : kinds) EXPECT_EQ(run["activities"][kind], n) << kind;
+    EXPECT_EQ(run["activities"]["memset"], 0);
+    EXPECT_EQ(run["copy_bytes"]["h2d"], copy_bytes["h2d"]);
+    EXPECT_EQ(run["copies"]["d2h"], 0);
+    EXPECT_EQ(run["steps"], decode_run_.steps.size());
+    EXPECT_EQ(run["requests"], decode_run_.requests.size());
+    EXPECT_EQ(run["counter_samples"], decode_run_.counters.size());
+    // The limit bites on a command that reads the activities.
+    const CliResult whole = run_cli("breakdown --progress none " + decode_, limit);
+    EXPECT_EQ(whole.status, 1) << whole.out;
+    EXPECT_NE(whole.err.find("needs about"), std::string::npos) << whole.err;
+    for (const char* cmd : {"stats --json", "heatmap --json"}) {
+        const CliResult light = run_cli(std::string(cmd) + " --progress none " + decode_, limit);
+        EXPECT_EQ(light.status, 0) << cmd << ": " << light.err;
+    }
+}
+
+struct Case {
+    const char* command;
+    bool serving;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.command << (c.serving ? " on the serving run" : " on the decode");
+}
+
+class SameAsWhole : public SummarisedCli, public ::testing::WithParamInterface<Case> {};
+
+// Read from the totals or whole, every command prints the same (but for the file's name).
+TEST_P(SameAsWhole, PrintsWhatAWholeReadPrints) {
+    const std::string path = GetParam().serving ? serving_ : decode_;
+    const std::string copy = whole_copy(path);
+    const std::string cmd = std::string(GetParam().command) + " --progress none ";
+    const CliResult light = run_cli(cmd + path);
+    const CliResult whole = run_cli(cmd + copy);
+    ASSERT_EQ(light.status, 0) << light.err;
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    EXPECT_FALSE(light.out.empty());
+    EXPECT_EQ(light.out, replace_all(whole.out, copy, path));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, SameAsWhole,
+    ::testing::Values(Case{"info --json", true}, Case{"info", true}, Case{"info --csv", false},
+                      Case{"info --json", false}, Case{"stats --json", true},
+                      Case{"stats --json", false}, Case{"stats --csv", false},
+                      Case{"heatmap --json", true}, Case{"heatmap --json", false},
+                      Case{"heatmap --json --metric itl --window 500us", false},
+                      Case{"heatmap --json --rows phase --metric step --window 20ms", true},
+                      Case{"heatmap --json --rows kernel", true},
+                      Case{"heatmap --csv --rows role", true},
+                      Case{"stats --json --slowest 3", false}));
+
+}  // namespace
