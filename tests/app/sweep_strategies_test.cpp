@@ -14,6 +14,7 @@
 
 #include "cli_process.h"
 #include "store/sweep_store.h"
+#include "support/old_store.h"
 #include "support/temp_dir.h"
 
 namespace tokenscope::test {
@@ -43,7 +44,7 @@ double population_std(const std::vector<double>& v) {
     return std::sqrt(ss / static_cast<double>(v.size()));
 }
 
-std::int64_t query_int(const std::string& file, const std::string& sql) {
+std::int64_t count_rows(const std::string& file, const std::string& sql) {
     sqlite3* db = nullptr;
     sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
     sqlite3_stmt* st = nullptr;
@@ -52,18 +53,6 @@ std::int64_t query_int(const std::string& file, const std::string& sql) {
     sqlite3_finalize(st);
     sqlite3_close(db);
     return v;
-}
-
-// Overwrites the b-tree root page of `table` with garbage, as a bad disk would.
-void corrupt_root_page(const std::string& file, const std::string& table) {
-    const std::int64_t page_size = query_int(file, "PRAGMA page_size");
-    const std::int64_t root =
-        query_int(file, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
-    ASSERT_GT(root, 1) << table;
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp((root - 1) * page_size);
-    const std::string junk(static_cast<std::size_t>(page_size), '\xA5');
-    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
 }
 
 TEST(SweepStrategies, ReportedFiguresArePooledTtftAndTpotOfEachStrategy) {
@@ -156,14 +145,14 @@ TEST(SweepStrategies, SummaryRequestsKeepsTheRequestsAndNoTokenSteps) {
                          mode);
         ASSERT_EQ(r.status, 0) << r.err;
     }
-    const std::int64_t requests = query_int(on, "SELECT count(*) FROM request");
+    const std::int64_t requests = count_rows(on, "SELECT count(*) FROM request");
     ASSERT_GT(requests, 5);
     // Every request emits 8 tokens: 8 token steps each with summary on, none without.
-    EXPECT_EQ(query_int(on, "SELECT count(*) FROM step"), requests * 8);
-    EXPECT_EQ(query_int(req, "SELECT count(*) FROM step"), 0);
-    EXPECT_EQ(query_int(req, "SELECT count(*) FROM request"), requests);
-    EXPECT_EQ(query_int(req, "SELECT sum(done_ns - arrival_ns) FROM request"),
-              query_int(on, "SELECT sum(done_ns - arrival_ns) FROM request"));
+    EXPECT_EQ(count_rows(on, "SELECT count(*) FROM step"), requests * 8);
+    EXPECT_EQ(count_rows(req, "SELECT count(*) FROM step"), 0);
+    EXPECT_EQ(count_rows(req, "SELECT count(*) FROM request"), requests);
+    EXPECT_EQ(count_rows(req, "SELECT sum(done_ns - arrival_ns) FROM request"),
+              count_rows(on, "SELECT sum(done_ns - arrival_ns) FROM request"));
     auto r = run_cli("sweep --out " + req + " --qps 8 --summary sometimes --progress none");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("expected on, off or requests"), std::string::npos) << r.err;

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -74,6 +75,19 @@ inline void downgrade_store(const std::string& path, int version) {
     std::string sql;
     for (int v = kNewest - 1; v >= version; --v) sql += kUndo[v];
     run_sql(path, sql + " PRAGMA user_version = " + std::to_string(version) + ";");
+}
+
+// Overwrites the b-tree root page of `table` (or index) with garbage, as a bad disk would.
+inline void corrupt_root_page(const std::string& path, const std::string& table) {
+    const std::int64_t page_size = query_int(path, "PRAGMA page_size");
+    const std::int64_t root =
+        query_int(path, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
+    if (page_size <= 0 || root <= 1)
+        throw std::runtime_error(path + ": no root page of '" + table + "' to corrupt");
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp((root - 1) * page_size);
+    const std::string junk(static_cast<std::size_t>(page_size), '\xA5');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
 }
 
 }  // namespace tokenscope::test
