@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -118,6 +119,9 @@ std::optional<std::string> UntrustedSqlite::integrity_problem(sqlite3* db,
     Query q(db, pragma.c_str());
     if (q.step()) {
         std::string result = text_of(q.get(), 0);
+        // SQLite's report has a line per problem ("*** in database main ***\nPage 5: ...");
+        // an error is one line (docs/cli.md, Exit status).
+        std::replace(result.begin(), result.end(), '\n', ' ');
         if (result != "ok") return "corrupt file: integrity check failed (" + result + ")";
         return std::nullopt;
     }
