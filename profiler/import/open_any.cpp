@@ -27,7 +27,8 @@ trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base
 
 std::vector<trace::RunData> read_store(const std::string& path, const ImportOptions& options,
                                        const trace::ProgressFn& progress) {
-    store::StoreReader reader(path);
+    // A run read without its activities needs only its rows and totals walked first.
+    store::StoreReader reader(path, {.check_whole_file = options.read_activities});
     const auto ids = reader.run_ids();
     if (ids.empty())
         throw store::StoreError(path,

@@ -43,14 +43,21 @@ void Connection::guard_untrusted(const std::vector<std::string>& checked) {
                 sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == kApplicationId;
     sqlite3_finalize(st);
     if (!ours) return;
+    try {
+        check(checked);
+    } catch (const StoreError&) {
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+void Connection::check(const std::vector<std::string>& tables) const {
     // Every table of a .tokenscope file is read by some query, and the format has no
     // trigger, view or virtual table at all.
     auto problem = UntrustedSqlite::problem(
-        db_, [](std::string_view) { return true; }, checked);
-    if (!problem) return;
-    sqlite3_close_v2(db_);
-    db_ = nullptr;
-    throw StoreError(path_, *problem);
+        db_, [](std::string_view) { return true; }, tables);
+    if (problem) throw StoreError(path_, *problem);
 }
 
 Connection::~Connection() {

@@ -22,6 +22,10 @@ class Connection {
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
+    // UntrustedSqlite's checks of a read-only connection's file, walking only `tables`
+    // (all when empty): throws StoreError naming the file and the problem.
+    void check(const std::vector<std::string>& tables) const;
+
     sqlite3* get() const { return db_; }
     const std::string& path() const { return path_; }
 

@@ -1,6 +1,7 @@
 #include "store_reader.h"
 
 #include <algorithm>
+#include <array>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -196,8 +197,17 @@ void add_incomplete_diagnostic(trace::RunData& run) {
 
 }  // namespace
 
+// What a summarised run read without its activities reads (load_without_activities): all
+// that ReaderOptions::check_whole_file = false has walked at open.
+constexpr std::array<const char*, 11> kRowTables = {
+    "run",          "lane",           "string",        "step",
+    "request",      "counter_sample", "diagnostic",    "activity_total",
+    "launch_chunk", "kernel_launch",  "graph_activity"};
+
 StoreReader::StoreReader(const std::string& path, ReaderOptions options)
     : path_(path), open_path_(path) {
+    if (!options.check_whole_file) checked_tables_.assign(kRowTables.begin(), kRowTables.end());
+    whole_file_checked_ = options.check_whole_file;
     detail::probe_file(path, /*allow_missing=*/false);
     open_connection();
     if (schema_version_ == 0)
@@ -226,7 +236,7 @@ bool StoreReader::has_wal(const std::string& path) {
 
 void StoreReader::open_connection() {
     try {
-        conn_ = std::make_unique<Connection>(path_, /*read_only=*/true);
+        conn_ = std::make_unique<Connection>(path_, /*read_only=*/true, checked_tables_);
         schema_version_ = detail::check_identity(*conn_);
         return;
     } catch (const ForeignFileError&) {
@@ -242,7 +252,7 @@ void StoreReader::open_connection() {
     try {
         copy_ = std::make_unique<detail::RecoveredCopy>(path_);
         open_path_ = copy_->path();
-        conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true);
+        conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true, checked_tables_);
         schema_version_ = detail::check_identity(*conn_);
     } catch (const StoreError& e) {
         conn_.reset();
@@ -264,8 +274,14 @@ void StoreReader::migrate_or_read_as_is() {
         // versions lack columns every query needs, so they must migrate.
         if (schema_version_ < 2) throw;
     }
-    conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true);
+    conn_ = std::make_unique<Connection>(open_path_, /*read_only=*/true, checked_tables_);
     schema_version_ = detail::check_identity(*conn_);
+}
+
+void StoreReader::check_whole_file() const {
+    if (whole_file_checked_) return;
+    conn_->check({});
+    whole_file_checked_ = true;
 }
 
 std::vector<std::int64_t> StoreReader::run_ids() const {
@@ -277,6 +293,7 @@ std::vector<std::int64_t> StoreReader::run_ids() const {
 }
 
 std::vector<RunSummary> StoreReader::runs() const {
+    check_whole_file();
     ReadSnapshot snapshot(*conn_);
     std::string sql = "SELECT id, " + detail::run_select_columns(*conn_) +
                       ", complete, "
@@ -333,12 +350,6 @@ trace::RunData StoreReader::load_without_activities(std::int64_t run_id,
     if (has_graphs_)
         in_file.graph_activities =
             count_of(*conn_, "SELECT count(*) FROM graph_activity WHERE run_id = ?1", run_id);
-    {
-        // From the chunk directory: where a heatmap's time windows begin.
-        Statement first(*conn_, "SELECT min(start_min) FROM activity_chunk WHERE run_id = ?1");
-        first.bind_int(1, run_id);
-        if (first.step()) in_file.first_start_ns = first.optional_int64(0);
-    }
     run.in_file = in_file;
     add_incomplete_diagnostic(run);
     return run;
@@ -361,6 +372,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
     if (parts == LoadParts::TotalsForActivities)
         if (auto totals = activity_totals(run_id))
             return load_without_activities(run_id, *totals, progress);
+    check_whole_file();
     trace::RunData run;
     run.info = read_info(*conn_, run_id);
     // Each count bounded by what its chunk can hold (8 bytes an activity at least,
@@ -401,6 +413,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
 void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std::int64_t t0,
                                     std::int64_t t1,
                                     const std::function<void(const trace::Activity&)>& fn) const {
+    check_whole_file();
     ReadSnapshot snapshot(*conn_);
     // The index gives chunks in start_min order; chunks may overlap in time (late
     // arrivals, commit flushes), so decoded chunks are merged into a pending

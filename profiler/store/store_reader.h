@@ -37,6 +37,11 @@ struct ReaderOptions {
     // (a version 1 file must migrate all the same), and its runs have no summaries but
     // those build_summary_cache makes.
     bool migrate = true;
+    // Walk the whole file when it opens (UntrustedSqlite's quick_check: about 0.3 s a GB).
+    // false: only the tables of runs' rows and totals then (kRowTables), the rest (activity,
+    // summary and histogram chunks) before load_run first reads a run whole; so a
+    // summarised run read without its activities opens in the same time at any size.
+    bool check_whole_file = true;
 };
 
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,
@@ -128,8 +133,14 @@ class StoreReader {
     // runs()' launch count column for the launch tables this file has.
     std::string launch_count_sql() const;
 
+    // The whole file walked by the untrusted-file checks (ReaderOptions::check_whole_file);
+    // else done before the first whole read.
+    void check_whole_file() const;
+
     std::string path_;
-    std::string open_path_;  // path_, or the private copy that reads its -wal
+    std::string open_path_;
+    std::vector<std::string> checked_tables_;  // empty: all
+    mutable bool whole_file_checked_ = false;  // path_, or the private copy that reads its -wal
     std::unique_ptr<detail::RecoveredCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;

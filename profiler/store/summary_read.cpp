@@ -68,6 +68,7 @@ bool StoreReader::has_summaries(std::int64_t run_id) const {
 }
 
 bool StoreReader::build_summary_cache(const trace::ProgressFn& progress) {
+    check_whole_file();
     const auto lacking = runs_without_summaries();
     bool missing = false;
     for (std::int64_t run : lacking) missing = missing || summaries_of(run) == nullptr;
@@ -82,6 +83,7 @@ bool StoreReader::build_summary_cache(const trace::ProgressFn& progress) {
 
 std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
     std::int64_t run_id, std::uint16_t lane) const {
+    check_whole_file();
     Statement st(*conn_,
                  "SELECT min(start_min), max(max(end_max, start_max)) FROM activity_chunk WHERE "
                  "run_id = ?1 AND lane = ?2");
@@ -93,6 +95,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
 
 std::vector<SummaryLevel> StoreReader::summary_levels(std::int64_t run_id,
                                                       std::uint16_t lane) const {
+    check_whole_file();
     std::vector<SummaryLevel> out;
     const detail::Connection* source = summaries_of(run_id);
     if (source == nullptr) return out;
@@ -165,6 +168,7 @@ std::vector<SummaryBin> StoreReader::summary_bins(std::int64_t run_id, std::uint
 DurationHistogram StoreReader::duration_histogram(std::int64_t run_id, std::uint32_t name,
                                                   std::int64_t t0, std::int64_t t1,
                                                   std::optional<std::uint16_t> lane) const {
+    check_whole_file();
     DurationHistogram all;
     const detail::Connection* source = summaries_of(run_id);
     // A version 10 file read as it is has summaries but no histograms.
@@ -196,7 +200,8 @@ std::optional<trace::ActivityTotals> StoreReader::activity_totals(
     if (source == nullptr || (source == conn_.get() && !has_activity_total_table_))
         return std::nullopt;
     Statement st(*source,
-                 "SELECT lane, kind, copy, count, bytes FROM activity_total WHERE run_id = ?1");
+                 "SELECT lane, kind, copy, count, bytes, first_start_ns, last_end_ns FROM "
+                 "activity_total WHERE run_id = ?1");
     st.bind_int(1, run_id);
     trace::ActivityTotals totals;
     while (st.step()) {
@@ -210,9 +215,10 @@ std::optional<trace::ActivityTotals> StoreReader::activity_totals(
                                         std::string(st.text(1)) + ", " + std::string(st.text(2)) +
                                         ", " + std::to_string(count) + ")");
         auto& cell = totals.cell(*kind, *copy);
-        if (__builtin_add_overflow(cell.count, count, &cell.count))
+        std::int64_t sum = 0;
+        if (__builtin_add_overflow(cell.count, count, &sum))
             throw StoreError(path_, "corrupt file: activity totals past 2^63");
-        cell.bytes += static_cast<std::uint64_t>(st.int64(4));
+        cell.add({count, static_cast<std::uint64_t>(st.int64(4)), st.int64(5), st.int64(6)});
     }
     return totals;
 }

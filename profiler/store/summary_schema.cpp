@@ -38,8 +38,8 @@ CREATE TABLE duration_histogram (
 CREATE INDEX duration_histogram_by_name ON duration_histogram (run_id, name, block);
 )sql";
 
-// Per lane, how many activities of each kind and copy kind it holds and their bytes
-// (trace::ActivityTotals): `info` without reading a single activity.
+// Per lane, how many activities of each kind and copy kind it holds, their bytes and time
+// extent (trace::ActivityTotals): `info` without reading a single activity.
 constexpr const char* kActivityTotalTable = R"sql(
 CREATE TABLE activity_total (
     run_id INTEGER NOT NULL,
@@ -48,6 +48,8 @@ CREATE TABLE activity_total (
     copy TEXT NOT NULL,
     count INTEGER NOT NULL,
     bytes INTEGER NOT NULL,
+    first_start_ns INTEGER NOT NULL,
+    last_end_ns INTEGER NOT NULL,
     PRIMARY KEY (run_id, lane, kind, copy)
 ) WITHOUT ROWID;
 )sql";

@@ -81,7 +81,7 @@ void SummaryWriter::write_all() {
 }
 
 void SummaryWriter::write_totals() {
-    Statement insert(conn_, "INSERT INTO activity_total VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    Statement insert(conn_, "INSERT INTO activity_total VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
         const auto& totals = lanes_[lane].totals;
         for (std::size_t k = 0; k < trace::kActivityKindCount; ++k)
@@ -93,6 +93,7 @@ void SummaryWriter::write_totals() {
                 insert.bind_text(4, to_string(static_cast<trace::CopyKind>(c)));
                 // The sum of bytes modulo 2^64, kept bit for bit in SQLite's int64.
                 insert.bind_int(5, cell.count).bind_int(6, static_cast<std::int64_t>(cell.bytes));
+                insert.bind_int(7, cell.first_start_ns).bind_int(8, cell.last_end_ns);
                 insert.run();
             }
     }

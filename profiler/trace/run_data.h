@@ -23,9 +23,8 @@ namespace tokenscope::trace {
 // for a command that needs only their totals: store::LoadParts, import::ImportOptions).
 struct ActivitiesInFile {
     ActivityTotals totals;
-    std::int64_t launches = 0;                   // kernels with launch facts
-    std::int64_t graph_activities = 0;           // activities that ran as CUDA graph nodes
-    std::optional<std::int64_t> first_start_ns;  // of any activity; none without activities
+    std::int64_t launches = 0;          // kernels with launch facts
+    std::int64_t graph_activities = 0;  // activities that ran as CUDA graph nodes
 };
 
 // One run fully in memory: what analysis works on.

@@ -101,6 +101,34 @@ TEST_F(SummarisedCli, InfoCountsWhatWasWrittenWithoutReadingIt) {
     }
 }
 
+// A damaged activity page fails what reads the activities, naming the file, and nothing
+// else: a summarised run opened for its totals walks only the tables it reads, so it opens
+// in the same time at any size (docs/hostile-input.md). Read whole, it fails before a row.
+TEST_F(SummarisedCli, ADamagedActivityPageFailsWhatReadsActivities) {
+    const std::string damaged = dir_->file("damaged.tokenscope");
+    fs::copy_file(decode_, damaged, fs::copy_options::overwrite_existing);
+    tokenscope::test::corrupt_root_page(damaged, "activity_chunk");
+    auto fails = [&](const std::string& cmd, const std::string& path) {
+        const CliResult r = run_cli(cmd + " --progress none " + path);
+        EXPECT_EQ(r.status, 1) << cmd << ": " << r.out;
+        EXPECT_TRUE(tokenscope::test::one_line(r.err)) << r.err;
+        EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("corrupt file"), std::string::npos) << r.err;
+    };
+    EXPECT_EQ(run_cli("info --json --progress none " + damaged).status, 0);
+    EXPECT_EQ(run_cli("stats --json --progress none " + damaged).status, 0);
+    fails("breakdown", damaged);
+    fails("stats --slowest 2", damaged);
+    fails("heatmap --rows kernel", damaged);
+    const std::string whole = whole_copy(damaged);
+    fails("info", whole);
+    // A damaged table the totals' read needs fails it too.
+    const std::string steps = dir_->file("steps.tokenscope");
+    fs::copy_file(decode_, steps, fs::copy_options::overwrite_existing);
+    tokenscope::test::corrupt_root_page(steps, "step");
+    fails("info", steps);
+}
+
 struct Case {
     const char* command;
     bool serving;

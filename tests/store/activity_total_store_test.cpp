@@ -3,6 +3,8 @@
 // wrote; a summarised run read without its activities keeps everything else it holds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -50,6 +52,7 @@ using Key = std::tuple<int, int, int>;  // lane, kind, copy
 struct Cell {
     std::int64_t count = 0;
     std::uint64_t bytes = 0;
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
 };
 
 // Counted here, cell by cell, from the activities the test wrote.
@@ -59,6 +62,8 @@ std::map<Key, Cell> hand_count(const std::vector<trace::Activity>& acts) {
         auto& c = out[{a.lane, static_cast<int>(a.kind), static_cast<int>(a.copy)}];
         ++c.count;
         c.bytes += a.bytes;
+        c.first = std::min(c.first, a.start_ns);
+        c.last = std::max(c.last, a.end_ns);
     }
     return out;
 }
@@ -73,9 +78,14 @@ void expect_totals(const trace::ActivityTotals& got, const std::map<Key, Cell>& 
                     std::get<2>(key) == static_cast<int>(c)) {
                     sum.count += cell.count;
                     sum.bytes += cell.bytes;
+                    sum.first = std::min(sum.first, cell.first);
+                    sum.last = std::max(sum.last, cell.last);
                 }
             EXPECT_EQ(got.cells[k][c].count, sum.count) << "lane " << lane << " " << k << "/" << c;
             EXPECT_EQ(got.cells[k][c].bytes, sum.bytes) << "lane " << lane << " " << k << "/" << c;
+            if (sum.count == 0) continue;
+            EXPECT_EQ(got.cells[k][c].first_start_ns, sum.first) << lane << " " << k << "/" << c;
+            EXPECT_EQ(got.cells[k][c].last_end_ns, sum.last) << lane << " " << k << "/" << c;
         }
 }
 
@@ -119,7 +129,7 @@ TEST(ActivityTotalStore, ARunReadWithoutActivitiesKeepsTheRest) {
     EXPECT_EQ(light.graph_activity_count(), whole.graph_activity_count());
     std::int64_t first = written.activities.front().start_ns;
     for (const auto& a : written.activities) first = std::min(first, a.start_ns);
-    EXPECT_EQ(light.in_file->first_start_ns, first);
+    EXPECT_EQ(light.in_file->totals.first_start_ns(), first);
     EXPECT_EQ(light.info.name, whole.info.name);
     EXPECT_EQ(light.info.id, whole.info.id);
     EXPECT_EQ(light.lanes.size(), whole.lanes.size());
@@ -207,11 +217,11 @@ TEST_P(BadTotal, NamesTheFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, BadTotal,
-    ::testing::Values(
-        "INSERT INTO activity_total VALUES (1, 0, 'kernal', 'none', 1, 0)",
-        "INSERT INTO activity_total VALUES (1, 0, 'memcpy', 'sideways', 1, 0)",
-        "UPDATE activity_total SET count = -1 WHERE kind = 'kernel'",
-        "INSERT INTO activity_total VALUES (1, 9, 'kernel', 'none', 9223372036854775807, 0)"));
+    ::testing::Values("INSERT INTO activity_total VALUES (1, 0, 'kernal', 'none', 1, 0, 0, 0)",
+                      "INSERT INTO activity_total VALUES (1, 0, 'memcpy', 'sideways', 1, 0, 0, 0)",
+                      "UPDATE activity_total SET count = -1 WHERE kind = 'kernel'",
+                      "INSERT INTO activity_total VALUES (1, 9, 'kernel', 'none', "
+                      "9223372036854775807, 0, 0, 0)"));
 
 }  // namespace
 }  // namespace tokenscope::store

@@ -25,7 +25,8 @@ std::int64_t run_start(const trace::RunData& run, const trace::StopToken& stop) 
     std::int64_t t = std::numeric_limits<std::int64_t>::max();
     for (const auto& s : run.steps) t = std::min(t, s.start_ns);
     for (const auto& r : run.requests) t = std::min(t, r.arrival_ns);
-    if (run.in_file && run.in_file->first_start_ns) t = std::min(t, *run.in_file->first_start_ns);
+    if (run.in_file)
+        if (auto first = run.in_file->totals.first_start_ns()) t = std::min(t, *first);
     trace::for_each_stoppable(run.activities, stop,
                               [&](const trace::Activity& a) { t = std::min(t, a.start_ns); });
     return t;
