@@ -284,6 +284,14 @@ void StoreReader::check_whole_file() const {
     whole_file_checked_ = true;
 }
 
+void StoreReader::check_table(const char* table) const {
+    if (whole_file_checked_ ||
+        std::find(checked_tables_.begin(), checked_tables_.end(), table) != checked_tables_.end())
+        return;
+    conn_->check({table});
+    checked_tables_.emplace_back(table);
+}
+
 std::vector<std::int64_t> StoreReader::run_ids() const {
     ReadSnapshot snapshot(*conn_);
     Statement st(*conn_, "SELECT id FROM run ORDER BY id");
@@ -413,7 +421,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
 void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std::int64_t t0,
                                     std::int64_t t1,
                                     const std::function<void(const trace::Activity&)>& fn) const {
-    check_whole_file();
+    check_table("activity_chunk");
     ReadSnapshot snapshot(*conn_);
     // The index gives chunks in start_min order; chunks may overlap in time (late
     // arrivals, commit flushes), so decoded chunks are merged into a pending

@@ -38,9 +38,10 @@ struct ReaderOptions {
     // those build_summary_cache makes.
     bool migrate = true;
     // Walk the whole file when it opens (UntrustedSqlite's quick_check: about 0.3 s a GB).
-    // false: only the tables of runs' rows and totals then (kRowTables), the rest (activity,
-    // summary and histogram chunks) before load_run first reads a run whole; so a
-    // summarised run read without its activities opens in the same time at any size.
+    // false: only the tables of runs' rows and totals then (kRowTables), each of the rest
+    // (activity, summary and histogram chunks) before the first read of it; so a summarised
+    // run read without its activities, or its timeline summaries, opens in the same time
+    // at any size.
     bool check_whole_file = true;
 };
 
@@ -133,13 +134,15 @@ class StoreReader {
     // runs()' launch count column for the launch tables this file has.
     std::string launch_count_sql() const;
 
-    // The whole file walked by the untrusted-file checks (ReaderOptions::check_whole_file);
-    // else done before the first whole read.
+    // The whole file, or one table (with its indexes), walked by the untrusted-file checks
+    // before the first read that needs it, unless done already
+    // (ReaderOptions::check_whole_file).
     void check_whole_file() const;
+    void check_table(const char* table) const;
 
     std::string path_;
     std::string open_path_;
-    std::vector<std::string> checked_tables_;  // empty: all
+    mutable std::vector<std::string> checked_tables_;  // walked so far, unless the whole file
     mutable bool whole_file_checked_ = false;  // path_, or the private copy that reads its -wal
     std::unique_ptr<detail::RecoveredCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle

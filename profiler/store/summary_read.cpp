@@ -68,7 +68,7 @@ bool StoreReader::has_summaries(std::int64_t run_id) const {
 }
 
 bool StoreReader::build_summary_cache(const trace::ProgressFn& progress) {
-    check_whole_file();
+    check_table("activity_chunk");
     const auto lacking = runs_without_summaries();
     bool missing = false;
     for (std::int64_t run : lacking) missing = missing || summaries_of(run) == nullptr;
@@ -83,7 +83,7 @@ bool StoreReader::build_summary_cache(const trace::ProgressFn& progress) {
 
 std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
     std::int64_t run_id, std::uint16_t lane) const {
-    check_whole_file();
+    check_table("activity_chunk");
     Statement st(*conn_,
                  "SELECT min(start_min), max(max(end_max, start_max)) FROM activity_chunk WHERE "
                  "run_id = ?1 AND lane = ?2");
@@ -95,7 +95,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> StoreReader::lane_bounds(
 
 std::vector<SummaryLevel> StoreReader::summary_levels(std::int64_t run_id,
                                                       std::uint16_t lane) const {
-    check_whole_file();
+    check_table("summary_chunk");
     std::vector<SummaryLevel> out;
     const detail::Connection* source = summaries_of(run_id);
     if (source == nullptr) return out;
@@ -168,7 +168,7 @@ std::vector<SummaryBin> StoreReader::summary_bins(std::int64_t run_id, std::uint
 DurationHistogram StoreReader::duration_histogram(std::int64_t run_id, std::uint32_t name,
                                                   std::int64_t t0, std::int64_t t1,
                                                   std::optional<std::uint16_t> lane) const {
-    check_whole_file();
+    check_table("duration_histogram");
     DurationHistogram all;
     const detail::Connection* source = summaries_of(run_id);
     // A version 10 file read as it is has summaries but no histograms.

@@ -17,7 +17,8 @@ constexpr int kTileLog2 = 8;  // kTileBins == 1 << kTileLog2
 }  // namespace
 
 // What the background tasks share with the view: one task at a time reads under the
-// mutex, with a reader opened on the first (the file as it is: no migration here).
+// mutex, with a reader opened on the first (the file as it is: no migration here, and
+// no walk over the activity chunks the run loader reads and checks itself).
 struct SummaryTiles::Producer {
     std::mutex mutex;
     bool stop = false;
@@ -41,7 +42,9 @@ struct SummaryTiles::Producer {
     bool open() {
         if (reader) return true;
         try {
-            auto r = std::make_unique<store::StoreReader>(path, store::ReaderOptions{false});
+            // Walks the run's rows and its summaries, not the activities the loader reads.
+            auto r = std::make_unique<store::StoreReader>(
+                path, store::ReaderOptions{.migrate = false, .check_whole_file = false});
             const auto ids = r->run_ids();
             if (file_run < 0 || static_cast<std::size_t>(file_run) >= ids.size()) return false;
             run_id = ids[static_cast<std::size_t>(file_run)];
