@@ -1,9 +1,12 @@
 #include "breakdown_report.h"
 
+#include "analysis/attribution/stored_analysis.h"
 #include "analysis/heatmap/batch_label.h"
 #include "category_label.h"
 #include "format.h"
 #include "json_out.h"
+#include "store/store_reader.h"
+#include "terminal_progress.h"
 #include "text_table.h"
 
 namespace tokenscope::cli {
@@ -12,6 +15,18 @@ using analysis::kCategories;
 
 Breakdown compute_breakdown(const trace::RunData& run) {
     return analysis::analyse_run(run);
+}
+
+Breakdown compute_breakdown(const LoadedRun& run, const ArgParser& p) {
+    if (!run.data.in_file) return analysis::analyse_run(run.data);
+    // load_inputs walked the tables of the run's rows; the activities' own table is walked
+    // by the first read of it.
+    const store::StoreReader reader(
+        run.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+    TerminalProgress bar("analysing " + run.path, TerminalProgress::parse_mode(p.get("progress")));
+    Breakdown b = analysis::analyse_stored_run(reader, run.data, {}, bar.callback());
+    bar.finish();
+    return b;
 }
 
 namespace {
@@ -34,6 +49,13 @@ std::string rule_number(const std::string& name, double v) {
     return ns ? format_ms(v) + " ms" : format_double(v, 4);
 }
 
+// A value read from a histogram carries its bound: "12.3 ms ±0.8%".
+std::string rule_value(const analysis::RuleResult& r) {
+    std::string v = rule_number(r.name, r.value);
+    if (r.relative_error > 0) v += " ±" + format_percent(r.relative_error, 1);
+    return v;
+}
+
 void print_verdict(std::ostream& out, const analysis::Verdict& v, bool csv) {
     if (!csv) {
         out << "verdict: " << v.primary;
@@ -47,8 +69,7 @@ void print_verdict(std::ostream& out, const analysis::Verdict& v, bool csv) {
     }
     TextTable t({"rule", "value", "threshold", "fired"});
     for (const auto& r : v.rules)
-        t.add_row({r.name, r.available ? rule_number(r.name, r.value) : "n/a",
-                   rule_number(r.name, r.threshold),
+        t.add_row({r.name, r.available ? rule_value(r) : "n/a", rule_number(r.name, r.threshold),
                    !r.available ? "n/a" : (r.fired ? "yes" : "no")});
     t.print(out, csv);
 }
@@ -121,7 +142,8 @@ nlohmann::json breakdown_json(const LoadedRun& run, const Breakdown& b, bool wit
                          {"value", r.value},
                          {"threshold", r.threshold},
                          {"available", r.available},
-                         {"fired", r.fired}});
+                         {"fired", r.fired},
+                         {"relative_error", r.relative_error}});
     nlohmann::json shares = nlohmann::json::object(), p95 = nlohmann::json::object();
     for (auto c : kCategories) {
         auto i = static_cast<std::size_t>(c);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/attribution/run_analysis.h"
+#include "arg_parser.h"
 #include "input_runs.h"
 
 namespace tokenscope::cli {
@@ -13,6 +14,10 @@ namespace tokenscope::cli {
 using Breakdown = analysis::RunAnalysis;
 
 Breakdown compute_breakdown(const trace::RunData& run);
+// The same for a run as load_inputs gave it: one left in its file (Needs::Totals) is
+// analysed slice by slice from the file (analysis/attribution/stored_analysis.h), with a
+// progress bar of its own; any other in memory.
+Breakdown compute_breakdown(const LoadedRun& run, const ArgParser& p);
 
 // Categories with shares and hidden time, the verdict with its evidence, phases, floor.
 void print_breakdown(std::ostream& out, const LoadedRun& run, const Breakdown& b, bool csv);

@@ -32,10 +32,13 @@ int cmd_breakdown(const std::vector<std::string>& args) {
     const long long slowest = p.get_int("slowest");
     if (slowest < 0) throw UsageError{"breakdown: --slowest must be 0 or more"};
     const analysis::SlowTokenOptions token_options{.count = static_cast<std::size_t>(slowest)};
-    auto runs = load_inputs(p, "breakdown");
+    // The slowest tokens and the ranks read the activities in memory; the breakdown itself
+    // reads a summarised file slice by slice (DESIGN.md section 17).
+    const bool whole = p.has("by-token") || p.has("ranks");
+    auto runs = load_inputs(p, "breakdown", whole ? Needs::Activities : Needs::Totals);
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
-        Breakdown b = compute_breakdown(r.data);
+        Breakdown b = compute_breakdown(r, p);
         const analysis::RoleBreakdown& roles = b.roles;  // the one analysis computed them
         std::vector<analysis::SlowToken> slow;
         if (p.has("by-token")) slow = analysis::slowest_tokens(r.data, token_options);

@@ -223,8 +223,7 @@ StoreReader::StoreReader(const std::string& path, ReaderOptions options)
     has_activity_total_table_ = detail::has_activity_total_table(*conn_);
     if (!runs_without_summaries().empty())
         cache_ = detail::open_summary_cache(path_, detail::summary_cache_path(path_));
-    // Memory-mapped reads skip a read() and a copy per page: load_run reads every chunk.
-    conn_->exec("PRAGMA mmap_size = 17179869184");
+    if (options.map_file) conn_->exec("PRAGMA mmap_size = 17179869184");
     db_ = conn_->get();
 }
 

@@ -43,6 +43,11 @@ struct ReaderOptions {
     // run read without its activities, or its timeline summaries, opens in the same time
     // at any size.
     bool check_whole_file = true;
+    // Map the file into memory (load_run reads every chunk: a read() and a copy per page
+    // saved). false: pages are read into SQLite's own small cache, so one pass over a file
+    // larger than memory (a run analysed slice by slice) leaves the process small; the
+    // file's mapped pages would count in its resident memory.
+    bool map_file = true;
 };
 
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,
@@ -127,6 +132,8 @@ class StoreReader {
     const std::string& path() const { return path_; }
 
   private:
+    friend class LaneStream;  // reads the activity chunks through conn_
+
     void open_connection();
     void migrate_or_read_as_is();
     trace::RunData load_without_activities(std::int64_t run_id, const trace::ActivityTotals& totals,

@@ -136,15 +136,15 @@ TEST_F(MemoryLimit, NsysExportIsRefusedFromItsRowCount) {
 }
 
 // A .tokenscope run is loaded whole into memory for a command that reads its activities
-// (stats reads only the steps of a summarised run: summarised_cli_test): refused from
-// its counts.
+// in memory (breakdown's slowest tokens; stats and breakdown itself read a summarised run
+// without loading its activities: summarised_cli_test): refused from its counts.
 TEST_F(MemoryLimit, TokenscopeRunLargerThanTheBudgetIsRefused) {
     std::string path = (dir_ / "model.tokenscope").string();
     CliResult made = tokenscope::test::run_cli(
         "run --backend model --preset tiny --batch 2 --tokens 64 --quiet --progress none --out " +
         path);
     ASSERT_EQ(made.status, 0) << made.err;
-    std::string err = refused(path, "16K", "16 KiB", "breakdown");
+    std::string err = refused(path, "16K", "16 KiB", "breakdown --by-token");
     EXPECT_NE(err.find("run 1 ("), std::string::npos) << err;
 }
 

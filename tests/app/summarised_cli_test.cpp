@@ -91,11 +91,12 @@ TEST_F(SummarisedCli, InfoCountsWhatWasWrittenWithoutReadingIt) {
     EXPECT_EQ(run["steps"], decode_run_.steps.size());
     EXPECT_EQ(run["requests"], decode_run_.requests.size());
     EXPECT_EQ(run["counter_samples"], decode_run_.counters.size());
-    // The limit bites on a command that reads the activities.
-    const CliResult whole = run_cli("breakdown --progress none " + decode_, limit);
+    // The limit bites on a command that reads the activities into memory.
+    const CliResult whole = run_cli("breakdown --by-token --progress none " + decode_, limit);
     EXPECT_EQ(whole.status, 1) << whole.out;
     EXPECT_NE(whole.err.find("needs about"), std::string::npos) << whole.err;
-    for (const char* cmd : {"stats --json", "heatmap --json"}) {
+    // breakdown reads them slice by slice (stored_analysis_test checks its figures).
+    for (const char* cmd : {"stats --json", "heatmap --json", "breakdown --json"}) {
         const CliResult light = run_cli(std::string(cmd) + " --progress none " + decode_, limit);
         EXPECT_EQ(light.status, 0) << cmd << ": " << light.err;
     }
@@ -155,14 +156,15 @@ TEST_P(SameAsWhole, PrintsWhatAWholeReadPrints) {
 
 INSTANTIATE_TEST_SUITE_P(
     Commands, SameAsWhole,
-    ::testing::Values(Case{"info --json", true}, Case{"info", true}, Case{"info --csv", false},
-                      Case{"info --json", false}, Case{"stats --json", true},
-                      Case{"stats --json", false}, Case{"stats --csv", false},
-                      Case{"heatmap --json", true}, Case{"heatmap --json", false},
-                      Case{"heatmap --json --metric itl --window 500us", false},
-                      Case{"heatmap --json --rows phase --metric step --window 20ms", true},
-                      Case{"heatmap --json --rows kernel", true},
-                      Case{"heatmap --csv --rows role", true},
-                      Case{"stats --json --slowest 3", false}));
+    ::testing::Values(
+        Case{"info --json", true}, Case{"info", true}, Case{"info --csv", false},
+        Case{"info --json", false}, Case{"stats --json", true}, Case{"stats --json", false},
+        Case{"stats --csv", false}, Case{"heatmap --json", true}, Case{"heatmap --json", false},
+        Case{"heatmap --json --metric itl --window 500us", false},
+        Case{"heatmap --json --rows phase --metric step --window 20ms", true},
+        Case{"heatmap --json --rows kernel", true}, Case{"heatmap --csv --rows role", true},
+        Case{"stats --json --slowest 3", false}, Case{"breakdown --json --steps", true},
+        Case{"breakdown --json --steps", false}, Case{"breakdown", true},
+        Case{"breakdown --csv --steps", false}, Case{"breakdown --json --by-token", true}));
 
 }  // namespace

@@ -63,6 +63,13 @@ QString VerdictHtml::ruleNumber(const analysis::RuleResult& r, double x, plots::
                                    : plots::TimeFormat::share(x);
 }
 
+QString VerdictHtml::ruleValue(const analysis::RuleResult& r, plots::TimeUnit unit) {
+    QString text = ruleNumber(r, r.value, unit);
+    if (r.relative_error > 0)
+        text += QStringLiteral(" \u00b1%1%").arg(r.relative_error * 100.0, 0, 'f', 1);
+    return text;
+}
+
 // Narrow enough for the dock: the names wrap in their column, and the value and the
 // threshold each keep a column of their own, so no threshold is pushed out of sight.
 QString VerdictHtml::ruleTable(const analysis::Verdict& v, plots::TimeUnit unit) {
@@ -76,7 +83,7 @@ QString VerdictHtml::ruleTable(const analysis::Verdict& v, plots::TimeUnit unit)
                     "<tr><td>%1</td><td align=right style='white-space:nowrap'>%2</td>"
                     "<td align=right style='white-space:nowrap; padding-left:8px'>%3</td></tr>")
                     .arg(r.fired ? QStringLiteral("\u25b6 <b>%1</b>").arg(name) : name,
-                         r.available ? ruleNumber(r, r.value, unit) : tr("n/a"),
+                         r.available ? ruleValue(r, unit) : tr("n/a"),
                          ruleNumber(r, r.threshold, unit));
     }
     return text + QStringLiteral("</table>");

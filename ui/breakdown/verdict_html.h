@@ -25,6 +25,8 @@ class VerdictHtml {
     static QString ruleMeaning(const std::string& rule);
     // A rule's value or threshold: a time in `unit` for the rules on times, else a share.
     static QString ruleNumber(const analysis::RuleResult& r, double x, plots::TimeUnit unit);
+    // The rule's value, with its bound when read from a histogram ("12.3 ms ±0.8%").
+    static QString ruleValue(const analysis::RuleResult& r, plots::TimeUnit unit);
     // Steps, their total time and the distance to the ITL floor (the Breakdown tab,
     // whose rules have their own table).
     static QString summary(const analysis::RunAssessment& a, plots::TimeUnit unit);

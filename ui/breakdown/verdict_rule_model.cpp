@@ -37,7 +37,7 @@ QVariant VerdictRuleModel::data(const QModelIndex& index, int role) const {
                 case Rule:
                     return VerdictHtml::ruleName(r.name);
                 case Value:
-                    return r.available ? format(r, r.value) : tr("n/a (no data)");
+                    return r.available ? VerdictHtml::ruleValue(r, unit()) : tr("n/a (no data)");
                 case Threshold:
                     return format(r, r.threshold);
                 default:

@@ -61,6 +61,11 @@ int resolve_driving_lane(const trace::RunData& run, int requested, const trace::
         if (a.kind == ActivityKind::Api || a.kind == ActivityKind::Sync) ++api[a.lane];
         if (a.kind == ActivityKind::Range) ++ranges[a.lane];
     });
+    return driving_lane_of_counts(api, ranges);
+}
+
+int driving_lane_of_counts(const std::vector<std::int64_t>& api,
+                           const std::vector<std::int64_t>& ranges) {
     for (const auto* counts : {&api, &ranges}) {
         auto best = std::max_element(counts->begin(), counts->end());
         if (best != counts->end() && *best > 0) return static_cast<int>(best - counts->begin());

@@ -43,5 +43,9 @@ class Classifier {
 // Throws trace::Cancelled once `stop` is requested.
 int resolve_driving_lane(const trace::RunData& run, int requested,
                          const trace::StopToken& stop = {});
+// The choice itself from per-lane counts (indexed by lane) of Api/Sync activities and of
+// ranges on CPU thread lanes: what a run left in its file reads from its stored totals.
+int driving_lane_of_counts(const std::vector<std::int64_t>& api,
+                           const std::vector<std::int64_t>& ranges);
 
 }  // namespace tokenscope::analysis

@@ -126,4 +126,18 @@ std::int64_t Coverage::active_ns(std::uint8_t mask) const {
     return total;
 }
 
+std::int64_t Coverage::active_ns(std::uint8_t mask, std::int64_t t0, std::int64_t t1) const {
+    std::int64_t total = 0;
+    auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), t0) -
+                                      starts_.begin());
+    std::uint8_t m = i > 0 ? masks_[i - 1] : 0;
+    for (std::int64_t pos = t0; pos < t1;) {
+        const std::int64_t end = i < starts_.size() ? std::min(starts_[i], t1) : t1;
+        if (m & mask) total += end - pos;
+        pos = end;
+        if (i < starts_.size()) m = masks_[i++];
+    }
+    return total;
+}
+
 }  // namespace tokenscope::analysis

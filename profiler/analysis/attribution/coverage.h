@@ -34,6 +34,9 @@ class Coverage {
 
     // Time (over the whole run) during which any category in `mask` is active.
     std::int64_t active_ns(std::uint8_t mask) const;
+    // The same within [t0, t1) only: a windowed coverage's share of a run attributed
+    // slice by slice (stored_analysis.h), whose slices' shares add up to the whole.
+    std::int64_t active_ns(std::uint8_t mask, std::int64_t t0, std::int64_t t1) const;
 
     int driving_lane() const { return driving_lane_; }
     // Whole-run coverages built in this process so far (windowed ones not counted):

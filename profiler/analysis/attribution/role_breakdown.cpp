@@ -70,22 +70,43 @@ std::int64_t RoleTimes::total() const {
     return sum;
 }
 
-RoleBreakdown role_breakdown(const trace::RunData& run, const trace::StopToken& stop) {
+struct RoleAccumulator::State {
+    explicit State(const trace::RunData& r) : run(r), windows(r.steps), roles(r) {
+        out.steps.resize(r.steps.size());
+    }
+    const trace::RunData& run;
+    const WindowIndex windows;
+    KernelRoles roles;
     RoleBreakdown out;
-    out.steps.resize(run.steps.size());
-    const WindowIndex windows(run.steps);
-    KernelRoles roles(run);
-    trace::for_each_stoppable(run.activities, stop, [&](const trace::Activity& a) {
-        const std::optional<KernelRole> role = roles.of(a);
-        if (!role || a.end_ns < a.start_ns) return;
-        const auto r = static_cast<std::size_t>(*role);
-        out.run.ns[r] += a.duration_ns();
-        windows.for_containing(a.start_ns, [&](const RoleWindow& w) {
-            out.steps[w.step].ns[r] += std::min(a.end_ns, w.end) - a.start_ns;
-        });
+};
+
+RoleAccumulator::RoleAccumulator(const trace::RunData& run)
+    : state_(std::make_unique<State>(run)) {}
+
+RoleAccumulator::~RoleAccumulator() = default;
+
+void RoleAccumulator::add(const trace::Activity& a) {
+    State& s = *state_;
+    const std::optional<KernelRole> role = s.roles.of(a);
+    if (!role || a.end_ns < a.start_ns) return;
+    const auto r = static_cast<std::size_t>(*role);
+    s.out.run.ns[r] += a.duration_ns();
+    s.windows.for_containing(a.start_ns, [&](const RoleWindow& w) {
+        s.out.steps[w.step].ns[r] += std::min(a.end_ns, w.end) - a.start_ns;
     });
-    out.phases = phase_roles(run.steps, out.steps);
-    return out;
+}
+
+RoleBreakdown RoleAccumulator::finish() {
+    State& s = *state_;
+    s.out.phases = phase_roles(s.run.steps, s.out.steps);
+    return std::move(s.out);
+}
+
+RoleBreakdown role_breakdown(const trace::RunData& run, const trace::StopToken& stop) {
+    RoleAccumulator roles(run);
+    trace::for_each_stoppable(run.activities, stop,
+                              [&](const trace::Activity& a) { roles.add(a); });
+    return roles.finish();
 }
 
 }  // namespace tokenscope::analysis

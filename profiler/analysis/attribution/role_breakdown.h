@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "analysis/kernel_role.h"
@@ -40,5 +41,23 @@ struct RoleBreakdown {
 
 // Throws trace::Cancelled once `stop` is requested.
 RoleBreakdown role_breakdown(const trace::RunData& run, const trace::StopToken& stop = {});
+
+// role_breakdown over activities handed over one at a time, each once, in any order: a
+// run left in its file is read slice by slice (stored_analysis.h). `run` gives the
+// steps, lanes and names, and outlives the accumulator.
+class RoleAccumulator {
+  public:
+    explicit RoleAccumulator(const trace::RunData& run);
+    ~RoleAccumulator();
+    RoleAccumulator(const RoleAccumulator&) = delete;
+    RoleAccumulator& operator=(const RoleAccumulator&) = delete;
+
+    void add(const trace::Activity& a);
+    RoleBreakdown finish();
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace tokenscope::analysis

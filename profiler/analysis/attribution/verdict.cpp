@@ -10,14 +10,12 @@
 
 #include "analysis/run_kind.h"
 #include "coverage.h"
+#include "coverage_figures.h"
 #include "launch_delay.h"
+#include "launch_delay_stream.h"
 
 namespace tokenscope::analysis {
 namespace {
-
-using trace::Activity;
-using trace::ActivityKind;
-using trace::CopyKind;
 
 constexpr std::size_t idx(Category c) {
     return static_cast<std::size_t>(c);
@@ -50,44 +48,16 @@ StepSummary summarize_steps(const std::vector<StepAttribution>& atts,
 // (docs/engine-traces.md, Iteration windows): each step's attribution covers its own window,
 // but the run's totals count each nanosecond once, over the union of the windows. Token
 // steps of one batch share an interval on purpose and keep counting once each.
-void count_overlapping_iterations_once(StepSummary& s, const std::vector<trace::Step>& steps,
-                                       const Coverage& cov) {
-    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
-    for (const auto& st : steps) {
-        if (!st.is_iteration()) return;
-        windows.emplace_back(st.start_ns, st.end_ns);
-    }
-    std::sort(windows.begin(), windows.end());
-    bool overlap = false;
-    for (std::size_t i = 1; i < windows.size(); ++i)
-        overlap |= windows[i].first < windows[i - 1].second;
-    if (!overlap) return;
-    StepSummary u = s;
-    u.total_ns = 0;
-    u.assigned_ns = {};
-    u.hidden_ns = {};
-    auto add = [&](std::int64_t t0, std::int64_t t1) {
-        const StepAttribution a = cov.attribute(t0, t1);
-        u.total_ns += t1 - t0;
-        for (std::size_t c = 0; c < kCategoryCount; ++c) {
-            u.assigned_ns[c] += a.assigned[c];
-            u.hidden_ns[c] += a.hidden[c];
-        }
-    };
-    std::int64_t t0 = windows.front().first, t1 = windows.front().second;
-    for (const auto& [a, b] : windows) {
-        if (a > t1) {
-            add(t0, t1);
-            t0 = a;
-        }
-        t1 = std::max(t1, b);
-    }
-    add(t0, t1);
+void count_overlapping_iterations_once(StepSummary& s, const CoverageFigures& f) {
+    if (!f.iterations) return;
+    const UnionAttribution& u = *f.iterations;
+    s.total_ns = u.total_ns;
+    s.assigned_ns = u.assigned;
+    s.hidden_ns = u.hidden;
     for (std::size_t c = 0; c < kCategoryCount; ++c)
-        u.share[c] = u.total_ns > 0
-                         ? static_cast<double>(u.assigned_ns[c]) / static_cast<double>(u.total_ns)
+        s.share[c] = u.total_ns > 0
+                         ? static_cast<double>(u.assigned[c]) / static_cast<double>(u.total_ns)
                          : 0.0;
-    s = u;
 }
 
 std::vector<PhaseSummary> summarize_phases(const std::vector<trace::Step>& steps,
@@ -124,36 +94,18 @@ FloorSummary summarize_floor(const std::vector<trace::Step>& steps) {
     return FloorSummary{summarize(distance), summarize(ratio)};
 }
 
-std::optional<double> nvlink_fraction(const trace::RunData& run, const Coverage& cov,
-                                      const trace::StopToken& stop) {
-    double peak = run.info.gpu.nvlink_bandwidth;
-    std::int64_t active = cov.active_ns(category_bit(Category::Nvlink));
-    if (peak <= 0 || active <= 0) return std::nullopt;
-    double bytes = 0;
-    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
-        if (a.kind == ActivityKind::Memcpy && a.copy == CopyKind::P2P)
-            bytes += static_cast<double>(a.bytes);
-    });
+std::optional<double> nvlink_fraction(const trace::RunData& run, const CoverageFigures& f) {
+    const double peak = run.info.gpu.nvlink_bandwidth;
+    if (peak <= 0 || f.nvlink_active_ns <= 0) return std::nullopt;
     // Scaled before dividing so that a value exactly at a threshold compares exactly.
-    return bytes * 1e9 / (static_cast<double>(active) * peak);
+    return f.p2p_bytes * 1e9 / (static_cast<double>(f.nvlink_active_ns) * peak);
 }
 
-std::optional<double> achieved_bandwidth_fraction(const trace::RunData& run, const Coverage& cov,
-                                                  const trace::StopToken& stop) {
-    double peak = run.info.gpu.peak_bandwidth;
-    std::int64_t busy =
-        cov.active_ns(category_bit(Category::GpuCompute) | category_bit(Category::GpuMemory));
-    if (peak <= 0 || busy <= 0) return std::nullopt;
-    double bytes = 0;
-    bool kernel_bytes = false;
-    trace::for_each_stoppable(run.activities, stop, [&](const Activity& a) {
-        bool gpu_work = a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memset ||
-                        (a.kind == ActivityKind::Memcpy && a.copy == CopyKind::D2D);
-        if (gpu_work) bytes += static_cast<double>(a.bytes);
-        kernel_bytes |= a.kind == ActivityKind::Kernel && a.bytes > 0;
-    });
-    if (!kernel_bytes) return std::nullopt;
-    return bytes * 1e9 / (static_cast<double>(busy) * peak);
+std::optional<double> achieved_bandwidth_fraction(const trace::RunData& run,
+                                                  const CoverageFigures& f) {
+    const double peak = run.info.gpu.peak_bandwidth;
+    if (peak <= 0 || f.gpu_busy_ns <= 0 || !f.kernel_bytes) return std::nullopt;
+    return f.gpu_work_bytes * 1e9 / (static_cast<double>(f.gpu_busy_ns) * peak);
 }
 
 RuleResult rule(const char* name, std::optional<double> value, double threshold) {
@@ -239,8 +191,9 @@ void decide(Verdict& v, const StepSummary& s, RunKind kind, const VerdictOptions
 
 // No verdict for what cannot be judged: a load generator's results (requests and tokens,
 // no activity at all), or a run without steps (no marker matched).
-bool no_verdict(Verdict& v, const trace::RunData& run, const StepSummary& s) {
-    if (kind_of(run.info) == RunKind::Serving && run.activities.empty()) {
+bool no_verdict(Verdict& v, const trace::RunData& run, const StepSummary& s,
+                const CoverageFigures& f) {
+    if (kind_of(run.info) == RunKind::Serving && !f.any_activity) {
         v.primary = "none";
         v.advice =
             "a load generator's results (requests and tokens, no GPU or host "
@@ -258,12 +211,12 @@ bool no_verdict(Verdict& v, const trace::RunData& run, const StepSummary& s) {
     return false;
 }
 
-RunAssessment assess(const trace::RunData& run, const Coverage& cov,
-                     const std::vector<StepAttribution>& atts, std::optional<double> launch_delay,
+RunAssessment assess(const trace::RunData& run, const std::vector<StepAttribution>& atts,
+                     const CoverageFigures& f, const LaunchDelayP95& launch_delay,
                      const VerdictOptions& o, const trace::StopToken& stop) {
     RunAssessment r;
     r.summary = summarize_steps(atts, stop);
-    count_overlapping_iterations_once(r.summary, run.steps, cov);
+    count_overlapping_iterations_once(r.summary, f);
     r.phases = summarize_phases(run.steps, atts);
     stop.throw_if_stopped();
     r.floor = summarize_floor(run.steps);
@@ -277,16 +230,17 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
     std::optional<double> scheduling;
     if (s.steps > 0) scheduling = s.p95_ns[idx(Category::Scheduling)];
     auto& v = r.verdict;
-    v.achieved_bandwidth_fraction = achieved_bandwidth_fraction(run, cov, stop);
+    v.achieved_bandwidth_fraction = achieved_bandwidth_fraction(run, f);
     v.rules = {rule("transfer_share", transfer, o.transfer_share),
                rule("scheduling_p95_ns", scheduling, o.scheduling_p95_ns),
-               rule("launch_delay_p95_ns", launch_delay, o.launch_delay_p95_ns),
-               rule("nvlink_fraction", nvlink_fraction(run, cov, stop), o.nvlink_fraction),
+               rule("launch_delay_p95_ns", launch_delay.ns, o.launch_delay_p95_ns),
+               rule("nvlink_fraction", nvlink_fraction(run, f), o.nvlink_fraction),
                rule("gpu_share", gpu, o.gpu_share),
                // Not among the GPU rules: a host-only run (the cpu backend) would
                // otherwise read "mixed" while 99% of its time is host compute.
                rule("cpu_share", cpu, o.cpu_share)};
-    if (!no_verdict(v, run, s)) decide(v, s, kind_of(run.info), o);
+    v.rules[2].relative_error = launch_delay.relative_error;
+    if (!no_verdict(v, run, s, f)) decide(v, s, kind_of(run.info), o);
     return r;
 }
 
@@ -295,14 +249,16 @@ RunAssessment assess(const trace::RunData& run, const Coverage& cov,
 RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
                          const std::vector<StepAttribution>& attributions,
                          const VerdictOptions& verdict_options, const trace::StopToken& stop) {
-    return assess(run, coverage, attributions, launch_delay_p95(run, stop), verdict_options, stop);
+    return assess(run, attributions, coverage_figures(run, coverage, stop),
+                  {launch_delay_p95(run, stop)}, verdict_options, stop);
 }
 
 RunAssessment assess_run(const trace::RunData& run, const Coverage& coverage,
                          const std::vector<StepAttribution>& attributions,
                          std::optional<double> launch_delay_p95_ns,
                          const VerdictOptions& verdict_options, const trace::StopToken& stop) {
-    return assess(run, coverage, attributions, launch_delay_p95_ns, verdict_options, stop);
+    return assess(run, attributions, coverage_figures(run, coverage, stop), {launch_delay_p95_ns},
+                  verdict_options, stop);
 }
 
 RunAssessment assess_run(const trace::RunData& run,
@@ -310,8 +266,16 @@ RunAssessment assess_run(const trace::RunData& run,
                          const VerdictOptions& verdict_options,
                          const AttributionOptions& attribution_options,
                          const trace::StopToken& stop) {
-    return assess(run, Coverage(run, attribution_options, stop), attributions,
-                  launch_delay_p95(run, stop), verdict_options, stop);
+    return assess(run, attributions,
+                  coverage_figures(run, Coverage(run, attribution_options, stop), stop),
+                  {launch_delay_p95(run, stop)}, verdict_options, stop);
+}
+
+RunAssessment assess_run(const trace::RunData& run,
+                         const std::vector<StepAttribution>& attributions,
+                         const CoverageFigures& figures, const LaunchDelayP95& launch_delay,
+                         const VerdictOptions& verdict_options, const trace::StopToken& stop) {
+    return assess(run, attributions, figures, launch_delay, verdict_options, stop);
 }
 
 }  // namespace tokenscope::analysis

@@ -41,6 +41,9 @@ struct RuleResult {
     double threshold = 0;
     bool available = true;
     bool fired = false;
+    // A percentile read from a histogram (a run too large to keep every value): within
+    // this fraction of the exact one; 0 when exact.
+    double relative_error = 0;
 };
 
 struct Verdict {
@@ -94,6 +97,8 @@ struct RunAssessment {
 };
 
 class Coverage;
+struct CoverageFigures;
+struct LaunchDelayP95;
 
 // `attributions[i]` belongs to run.steps[i], attributed from `coverage` (the run's, as
 // analyse_run builds it, which is the call views and the CLI use: run_analysis.h).
@@ -115,5 +120,11 @@ RunAssessment assess_run(const trace::RunData& run,
                          const VerdictOptions& verdict_options = {},
                          const AttributionOptions& attribution_options = {},
                          const trace::StopToken& stop = {});
+
+// From figures added up elsewhere: a run left in its file (stored_analysis.h).
+RunAssessment assess_run(const trace::RunData& run,
+                         const std::vector<StepAttribution>& attributions,
+                         const CoverageFigures& figures, const LaunchDelayP95& launch_delay,
+                         const VerdictOptions& verdict_options, const trace::StopToken& stop);
 
 }  // namespace tokenscope::analysis

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+
+#include "launch_delay_stream.h"
+#include "run_analysis.h"
+#include "store/store_reader.h"
+#include "trace/progress.h"
+#include "trace/run_data.h"
+#include "trace/stop_token.h"
+
+namespace tokenscope::analysis {
+
+struct StoredAnalysisOptions {
+    VerdictOptions verdict;
+    AttributionOptions attribution;
+    // About how many activities one slice of time holds in memory at once.
+    std::int64_t slice_activities = std::int64_t{1} << 19;
+    // Launch delays kept exactly, before they go into a histogram (LaunchDelayStream).
+    std::size_t exact_launch_delays = LaunchDelayStream::kExactDelays;
+};
+
+// analyse_run for a run left in its file (trace::RunData::in_file, DESIGN.md section 17),
+// in bounded memory: the run's time is cut into slices of about
+// options.slice_activities activities each, and each slice's activities (every lane's,
+// through StoreReader::for_each_activity) get a coverage of their own. Attribution is
+// exact: a step or window spanning slices is attributed part by part, and the parts add
+// up to what one whole-run coverage gives. The verdict's figures add up the same way
+// (bytes from the stored totals); the launch-delay P95 is exact up to
+// LaunchDelayStream::kExactDelays kernels, beyond that within its stated relative error.
+// `run` is the run as loaded without its activities (its steps, lanes and names).
+// Progress counts slices. Throws trace::Cancelled once `stop` is requested and
+// store::StoreError when the file cannot be read.
+RunAnalysis analyse_stored_run(const store::StoreReader& reader, const trace::RunData& run,
+                               const StoredAnalysisOptions& options = {},
+                               const trace::ProgressFn& progress = {},
+                               const trace::StopToken& stop = {});
+
+}  // namespace tokenscope::analysis

@@ -1,0 +1,84 @@
+#include "lane_stream.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+
+#include "activity_codec.h"
+#include "connection.h"
+#include "statement.h"
+#include "store_error.h"
+#include "store_reader.h"
+#include "trace/activity_order.h"
+
+namespace tokenscope::store {
+
+using detail::Statement;
+
+struct LaneStream::State {
+    State(const detail::Connection& c, std::int64_t run_id, std::uint16_t l)
+        : conn(c),
+          lane(l),
+          chunks(c,
+                 "SELECT start_min, count, data FROM activity_chunk WHERE run_id = ?1 AND "
+                 "lane = ?2 ORDER BY start_min, id") {
+        chunks.bind_int(1, run_id).bind_int(2, lane);
+    }
+
+    const detail::Connection& conn;
+    std::uint16_t lane;
+    Statement chunks;
+    bool row = false;   // chunks holds a row not decoded yet
+    bool done = false;  // no rows left
+    std::vector<trace::Activity> pending, decoded, merged;
+
+    // Hands over the pending activities that start before `bound` (or at it, when
+    // `inclusive`), in order.
+    template <typename Fn>
+    void emit(std::int64_t bound, bool inclusive, Fn&& fn) {
+        auto ready = std::find_if(pending.begin(), pending.end(), [&](const trace::Activity& a) {
+            return inclusive ? a.start_ns > bound : a.start_ns >= bound;
+        });
+        for (auto it = pending.begin(); it != ready; ++it) fn(*it);
+        pending.erase(pending.begin(), ready);
+    }
+
+    void decode_row() {
+        const std::int64_t start_min = chunks.int64(0);
+        decoded.clear();
+        if (!detail::decode_chunk(chunks.blob(2), start_min, lane, chunks.int64(1), decoded))
+            throw StoreError(conn.path(), "corrupt file: malformed activity chunk of lane " +
+                                              std::to_string(lane));
+        merged.clear();
+        std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),
+                   std::back_inserter(merged), trace::starts_before);
+        pending.swap(merged);
+        row = false;
+    }
+};
+
+LaneStream::LaneStream(const StoreReader& reader, std::int64_t run_id, std::uint16_t lane) {
+    reader.check_table("activity_chunk");
+    state_ = std::make_unique<State>(*reader.conn_, run_id, lane);
+}
+
+LaneStream::~LaneStream() = default;
+
+// As for_each_activity: a pending activity is final once no chunk left can start before
+// it; chunks come in start_min order, so that is the next chunk's start_min.
+void LaneStream::read_until(std::int64_t t1,
+                            const std::function<void(const trace::Activity&)>& fn) {
+    State& s = *state_;
+    for (;;) {
+        if (!s.row && !s.done) {
+            s.row = s.chunks.step();
+            s.done = !s.row;
+        }
+        if (!s.row || s.chunks.int64(0) >= t1) break;
+        s.emit(s.chunks.int64(0), true, fn);
+        s.decode_row();
+    }
+    s.emit(t1, false, fn);
+}
+
+}  // namespace tokenscope::store
