@@ -76,12 +76,24 @@ void Coverage::build(const trace::RunData& run, const AttributionOptions& option
         }
     }
 }
+template <typename Fn>
+void Coverage::for_each_piece(std::int64_t t0, std::int64_t t1, Fn&& fn) const {
+    auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), t0) -
+                                      starts_.begin());
+    std::uint8_t m = i > 0 ? masks_[i - 1] : 0;
+    for (std::int64_t pos = t0; pos < t1;) {
+        const std::int64_t end = i < starts_.size() ? std::min(starts_[i], t1) : t1;
+        fn(m, end - pos);
+        pos = end;
+        if (i < starts_.size()) m = masks_[i++];
+    }
+}
+
 StepAttribution Coverage::attribute(std::int64_t t0, std::int64_t t1) const {
     StepAttribution r;
     r.start_ns = t0;
     r.end_ns = t1;
-    if (t1 <= t0) return r;
-    auto add = [&r](std::uint8_t m, std::int64_t len) {
+    for_each_piece(t0, t1, [&r](std::uint8_t m, std::int64_t len) {
         if (m == 0) {
             r.assigned[static_cast<std::size_t>(Category::Scheduling)] += len;
             return;
@@ -89,16 +101,7 @@ StepAttribution Coverage::attribute(std::int64_t t0, std::int64_t t1) const {
         r.assigned[static_cast<std::size_t>(std::countr_zero(m))] += len;
         for (unsigned rest = m & (m - 1u); rest != 0; rest &= rest - 1u)
             r.hidden[static_cast<std::size_t>(std::countr_zero(rest))] += len;
-    };
-    std::size_t i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), t0) -
-                                             starts_.begin());
-    std::uint8_t m = i > 0 ? masks_[i - 1] : 0;
-    for (std::int64_t pos = t0; pos < t1;) {
-        std::int64_t end = i < starts_.size() ? std::min(starts_[i], t1) : t1;
-        add(m, end - pos);
-        pos = end;
-        if (i < starts_.size()) m = masks_[i++];
-    }
+    });
     return r;
 }
 
@@ -128,15 +131,9 @@ std::int64_t Coverage::active_ns(std::uint8_t mask) const {
 
 std::int64_t Coverage::active_ns(std::uint8_t mask, std::int64_t t0, std::int64_t t1) const {
     std::int64_t total = 0;
-    auto i = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), t0) -
-                                      starts_.begin());
-    std::uint8_t m = i > 0 ? masks_[i - 1] : 0;
-    for (std::int64_t pos = t0; pos < t1;) {
-        const std::int64_t end = i < starts_.size() ? std::min(starts_[i], t1) : t1;
-        if (m & mask) total += end - pos;
-        pos = end;
-        if (i < starts_.size()) m = masks_[i++];
-    }
+    for_each_piece(t0, t1, [&](std::uint8_t m, std::int64_t len) {
+        if (m & mask) total += len;
+    });
     return total;
 }
 

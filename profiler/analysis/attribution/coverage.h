@@ -45,6 +45,9 @@ class Coverage {
     std::size_t segment_count() const { return starts_.size(); }
 
   private:
+    // fn(mask, length) for each piece of [t0, t1) between segment starts, in order.
+    template <typename Fn>
+    void for_each_piece(std::int64_t t0, std::int64_t t1, Fn&& fn) const;
     void build(const trace::RunData& run, const AttributionOptions& options,
                std::optional<std::pair<std::int64_t, std::int64_t>> window);
 
