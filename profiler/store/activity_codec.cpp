@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "store_error.h"
 #include "varint.h"
 
 namespace tokenscope::store::detail {
@@ -85,6 +86,14 @@ bool decode_chunk(std::span<const std::uint8_t> data, std::int64_t start_min, st
         a.copy = static_cast<trace::CopyKind>(copy);
     }
     return p == end;
+}
+
+void decode_chunk_or_throw(const std::string& path, std::span<const std::uint8_t> data,
+                           std::int64_t start_min, std::uint16_t lane, std::int64_t count,
+                           std::vector<trace::Activity>& out) {
+    if (!decode_chunk(data, start_min, lane, count, out))
+        throw StoreError(path,
+                         "corrupt file: malformed activity chunk of lane " + std::to_string(lane));
 }
 
 }  // namespace tokenscope::store::detail

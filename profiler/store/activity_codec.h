@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "trace/activity.h"
@@ -28,5 +29,10 @@ ChunkBounds encode_chunk(std::span<const trace::Activity> sorted, std::int32_t l
 // device bytes are skipped: the lane's device is authoritative.
 bool decode_chunk(std::span<const std::uint8_t> data, std::int64_t start_min, std::uint16_t lane,
                   std::int64_t count, std::vector<trace::Activity>& out);
+// decode_chunk, or a StoreError naming the file (`path`) and the lane when the blob is
+// malformed: what every reader of activity chunks says of a damaged one.
+void decode_chunk_or_throw(const std::string& path, std::span<const std::uint8_t> data,
+                           std::int64_t start_min, std::uint16_t lane, std::int64_t count,
+                           std::vector<trace::Activity>& out);
 
 }  // namespace tokenscope::store::detail

@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
-#include <string>
 
 #include "activity_codec.h"
 #include "connection.h"
 #include "statement.h"
-#include "store_error.h"
 #include "store_reader.h"
 #include "trace/activity_order.h"
 
@@ -46,9 +44,8 @@ struct LaneStream::State {
     void decode_row() {
         const std::int64_t start_min = chunks.int64(0);
         decoded.clear();
-        if (!detail::decode_chunk(chunks.blob(2), start_min, lane, chunks.int64(1), decoded))
-            throw StoreError(conn.path(), "corrupt file: malformed activity chunk of lane " +
-                                              std::to_string(lane));
+        detail::decode_chunk_or_throw(conn.path(), chunks.blob(2), start_min, lane, chunks.int64(1),
+                                      decoded);
         merged.clear();
         std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),
                    std::back_inserter(merged), trace::starts_before);

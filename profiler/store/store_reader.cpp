@@ -49,14 +49,6 @@ bool overlaps(const trace::Activity& a, std::int64_t t0, std::int64_t t1) {
     return a.start_ns < t1 && (a.end_ns > t0 || a.start_ns >= t0);
 }
 
-void decode_or_throw(const Connection& conn, const Statement& st, int data_col,
-                     std::int64_t start_min, std::uint16_t lane, std::int64_t count,
-                     std::vector<trace::Activity>& out) {
-    if (!detail::decode_chunk(st.blob(data_col), start_min, lane, count, out))
-        throw StoreError(conn.path(),
-                         "corrupt file: malformed activity chunk of lane " + std::to_string(lane));
-}
-
 trace::RunInfo read_info(const Connection& conn, std::int64_t run_id) {
     std::string sql =
         "SELECT " + detail::run_select_columns(conn) + ", complete FROM run WHERE id = ?1";
@@ -111,7 +103,8 @@ void read_activities(const Connection& conn, std::int64_t run_id, trace::RunData
         }
         data.bind_int(1, index.int64(0));
         if (!data.step()) throw StoreError(conn.path(), "corrupt file: activity chunk vanished");
-        decode_or_throw(conn, data, 0, index.int64(2), lane, index.int64(3), out);
+        detail::decode_chunk_or_throw(conn.path(), data.blob(0), index.int64(2), lane,
+                                      index.int64(3), out);
         data.reset();
         advance(index.int64(3));
     }
@@ -438,7 +431,8 @@ void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std
         for (auto it = pending.begin(); it != ready; ++it) fn(*it);
         pending.erase(pending.begin(), ready);
         decoded.clear();
-        decode_or_throw(*conn_, st, 2, start_min, lane, st.int64(1), decoded);
+        detail::decode_chunk_or_throw(conn_->path(), st.blob(2), start_min, lane, st.int64(1),
+                                      decoded);
         std::erase_if(decoded, [&](const trace::Activity& a) { return !overlaps(a, t0, t1); });
         merged.clear();
         std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),

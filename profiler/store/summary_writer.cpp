@@ -128,10 +128,8 @@ void build_summaries(const Connection& source, const Connection& target, std::in
             throw StoreError(source.path(),
                              "corrupt file: activity chunk of lane " + std::to_string(lane));
         decoded.clear();
-        if (!decode_chunk(chunks.blob(3), chunks.int64(1), static_cast<std::uint16_t>(lane),
-                          chunks.int64(2), decoded))
-            throw StoreError(source.path(), "corrupt file: malformed activity chunk of lane " +
-                                                std::to_string(lane));
+        decode_chunk_or_throw(source.path(), chunks.blob(3), chunks.int64(1),
+                              static_cast<std::uint16_t>(lane), chunks.int64(2), decoded);
         writer.add_chunk(static_cast<std::uint16_t>(lane), decoded);
         if (advance) advance(static_cast<std::int64_t>(decoded.size()));
     }
