@@ -178,6 +178,13 @@ std::int64_t count_of(const Connection& conn, const char* sql, std::int64_t run_
     return st.step() ? st.int64(0) : 0;
 }
 
+// The rows a load reads besides the activities: steps, requests and counter samples.
+std::int64_t plain_row_count(const Connection& conn, std::int64_t run_id) {
+    return count_of(conn, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
+           count_of(conn, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
+           count_of(conn, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+}
+
 void add_incomplete_diagnostic(trace::RunData& run) {
     if (run.info.complete) return;
     for (const auto& d : run.diagnostics)
@@ -326,10 +333,7 @@ trace::RunData StoreReader::load_without_activities(std::int64_t run_id,
                                                     const trace::ProgressFn& progress) const {
     trace::RunData run;
     run.info = read_info(*conn_, run_id);
-    const std::int64_t total =
-        count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
-        count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
-        count_of(*conn_, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+    const std::int64_t total = plain_row_count(*conn_, run_id);
     trace::MemoryBudget(path_).require(
         static_cast<std::uint64_t>(total) * sizeof(trace::Step),
         "run " + std::to_string(run_id) + " (" + std::to_string(total) + " rows)");
@@ -381,10 +385,7 @@ trace::RunData StoreReader::load_run(std::int64_t run_id, const trace::ProgressF
                                        "SELECT coalesce(sum(max(0, min(count, length(data) / 8))), "
                                        "0) FROM activity_chunk WHERE run_id = ?1",
                                        run_id);
-    std::int64_t total =
-        activities + count_of(*conn_, "SELECT count(*) FROM step WHERE run_id = ?1", run_id) +
-        count_of(*conn_, "SELECT count(*) FROM request WHERE run_id = ?1", run_id) +
-        count_of(*conn_, "SELECT count(*) FROM counter_sample WHERE run_id = ?1", run_id);
+    std::int64_t total = activities + plain_row_count(*conn_, run_id);
     // The whole run is loaded into memory: refused up front when it cannot fit.
     trace::MemoryBudget(path_).require(
         static_cast<std::uint64_t>(total) * sizeof(trace::Activity),
