@@ -39,7 +39,8 @@ struct ReaderOptions {
     bool migrate = true;
     // Walk the whole file when it opens (UntrustedSqlite's quick_check: about 0.3 s a GB).
     // false: only the tables of runs' rows and totals then (kRowTables), each of the rest
-    // (activity, summary and histogram chunks) before the first read of it; so a summarised
+    // (activity, summary, histogram and launch chunks) before the first read of it, or not
+    // at all where only its rows are counted (launch chunks); so a summarised
     // run read without its activities, or its timeline summaries, opens in the same time
     // at any size.
     bool check_whole_file = true;

@@ -77,6 +77,46 @@ TEST(PartialCheck, DamagedSummariesFailOnlyTheReadsOfSummaries) {
     EXPECT_EQ(seen, 10'000);  // sample_run's kernels, all on lane 1
 }
 
+TEST(PartialCheck, DamagedLaunchesFailOnlyTheReadsOfLaunches) {
+    TempDir dir;
+    Damaged d{dir.file("launches.tokenscope")};
+    auto run = test::sample_run("damaged", 4);
+    // Enough launches for launch_chunk to span pages of its own.
+    for (std::uint32_t c = 1; c <= 20'000; ++c)
+        run.launches.add(trace::KernelLaunch{c, {c, 1, 1}, {128, 1, 1}, 0, 32});
+    run.launches.finish();
+    d.run = StoreWriter(d.path).write_run(run);
+    tokenscope::test::corrupt_root_page(d.path, "launch_chunk");
+    // The open no longer walks the launch chunks: summaries and activities read on.
+    StoreReader reader(d.path, kPartial);
+    EXPECT_FALSE(reader.summary_levels(d.run, 1).empty());
+    std::int64_t seen = 0;
+    reader.for_each_activity(d.run, 1, 0, std::int64_t{1} << 62,
+                             [&](const trace::Activity&) { ++seen; });
+    EXPECT_EQ(seen, 10'000);
+    // Counting them for `info` meets the damaged root page; reading them walks it first.
+    expect_corrupt(
+        d.path, [&] { reader.load_run(d.run, {}, StoreReader::LoadParts::TotalsForActivities); },
+        "a light load_run");
+    expect_corrupt(
+        d.path, [&] { reader.load_run(d.run); }, "load_run");
+}
+
+TEST(PartialCheck, UndamagedLaunchesAreCountedWithoutAWalk) {
+    TempDir dir;
+    const std::string path = dir.file("launches.tokenscope");
+    auto run = test::sample_run("whole", 4);
+    for (std::uint32_t c = 1; c <= 3'000; ++c)
+        run.launches.add(trace::KernelLaunch{c, {c, 1, 1}, {128, 1, 1}, 0, 32});
+    run.launches.finish();
+    const auto id = StoreWriter(path).write_run(run);
+    StoreReader reader(path, kPartial);
+    const auto light = reader.load_run(id, {}, StoreReader::LoadParts::TotalsForActivities);
+    ASSERT_TRUE(light.in_file);
+    EXPECT_EQ(light.in_file->launches, 3'000);
+    EXPECT_EQ(reader.load_run(id).launches.size(), 3'000u);
+}
+
 TEST(PartialCheck, DamagedStepsFailTheOpen) {
     TempDir dir;
     const auto d = write_damaged(dir, "step");
