@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "arg_parser.h"
+#include "breakdown_report.h"
 #include "commands.h"
 #include "import/open_any.h"
 #include "import_client_server.h"
@@ -34,6 +35,7 @@ int cmd_import(const std::vector<std::string>& args) {
     TerminalProgress bar("importing", TerminalProgress::parse_mode(p.get("progress")));
     auto ids = import::import_files(p.positionals(), p.get("out"), options, bar.callback());
     bar.finish();
+    attribute_written_runs(p.get("out"), ids, TerminalProgress::parse_mode(p.get("progress")));
     std::cout << "imported " << ids.size() << " run(s) into " << p.get("out") << '\n';
     return kExitOk;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/join/client_server_join.h"
+#include "breakdown_report.h"
 #include "import/open_any.h"
 #include "store/store_writer.h"
 #include "trace/file_error.h"
@@ -99,10 +100,12 @@ bool import_client_server(const ArgParser& p, const import::ImportOptions& optio
                                                           : client_path + " and " + server_path,
                                e.problem());
     }
-    store::StoreWriter(p.get("out")).write_run(joined, [&](std::int64_t done, std::int64_t total) {
-        return report(950 + done * 50 / std::max<std::int64_t>(total, 1), 1000);
-    });
+    const auto id = store::StoreWriter(p.get("out"))
+                        .write_run(joined, [&](std::int64_t done, std::int64_t total) {
+                            return report(950 + done * 50 / std::max<std::int64_t>(total, 1), 1000);
+                        });
     bar.finish();
+    attribute_written_runs(p.get("out"), {id}, progress);
     std::cout << "imported 1 joined run (" << joined.requests.size() << " requests, "
               << joined.steps.size() << " steps, " << joined.activities.size()
               << " activities) into " << p.get("out") << '\n';

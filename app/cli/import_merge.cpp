@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "breakdown_report.h"
 #include "import/merge/merge_ranks.h"
 #include "import/open_any.h"
 #include "store/store_writer.h"
@@ -78,8 +79,9 @@ bool import_merged(const ArgParser& p, const import::ImportOptions& options,
         throw UsageError{std::string("import --merge: ") + e.what()};
     }
     TerminalProgress write_bar("writing", progress);
-    store::StoreWriter(p.get("out")).write_run(merged, write_bar.callback());
+    const auto id = store::StoreWriter(p.get("out")).write_run(merged, write_bar.callback());
     write_bar.finish();
+    attribute_written_runs(p.get("out"), {id}, progress);
     std::cout << "imported 1 run of " << n << " ranks (" << merged.lanes.size() << " lanes, "
               << merged.activities.size() << " activities) into " << p.get("out") << '\n';
     print_clocks(merged);

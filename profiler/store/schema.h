@@ -60,6 +60,9 @@ bool has_summary_tables(const Connection& conn);
 bool has_histogram_table(const Connection& conn);
 // True when the file has the activity_total table (version 12).
 bool has_activity_total_table(const Connection& conn);
+// The optional step_attribution table (summary_schema.cpp), made by its first writer.
+void create_step_attribution_table(const Connection& conn);
+bool has_step_attribution_table(const Connection& conn);
 // kRunColumns as a SELECT list for this file: a version 5 file read without migrating
 // has no run.origin_utc_ns, which then reads as NULL (unknown).
 std::string run_select_columns(const Connection& conn);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,11 @@ class StoreReader {
     // none (no summaries, or a version 11 file read as it is).
     std::optional<trace::ActivityTotals> activity_totals(
         std::int64_t run_id, std::optional<std::uint16_t> lane = {}) const;
+
+    // The run's encoded step attribution for `options` (StoreWriter::write_step_attribution),
+    // chunk by chunk in order; empty when the file has none for them.
+    std::vector<std::vector<std::uint8_t>> step_attribution(std::int64_t run_id,
+                                                            std::string_view options) const;
 
     // FILE-wal exists and holds data: a capture is running, or was killed.
     static bool has_wal(const std::string& path);

@@ -4,6 +4,7 @@
 #include "file_probe.h"
 #include "schema.h"
 #include "sqlite_run_writer.h"
+#include "statement.h"
 #include "store_error.h"
 
 #include <fcntl.h>
@@ -124,6 +125,29 @@ StoreWriter::~StoreWriter() {
     // self-contained file that opens from read-only media. Fails harmlessly
     // (file stays WAL) while a RunWriter or another process still uses it.
     if (conn_.use_count() == 1) conn_->try_exec("PRAGMA journal_mode = DELETE");
+}
+
+void StoreWriter::write_step_attribution(std::int64_t run_id, std::string_view options,
+                                         const std::vector<std::vector<std::uint8_t>>& chunks) {
+    if (*run_open_) throw StoreError(path_, "a run is being written by this StoreWriter");
+    conn_->write_transaction([&] {
+        detail::Statement known(*conn_, "SELECT count(*) FROM run WHERE id = ?1");
+        known.bind_int(1, run_id);
+        if (!known.step() || known.int64(0) == 0)
+            throw StoreError(path_, "no run " + std::to_string(run_id) + " to attribute");
+        detail::create_step_attribution_table(*conn_);
+        detail::Statement drop(*conn_,
+                               "DELETE FROM step_attribution WHERE run_id = ?1 AND options = ?2");
+        drop.bind_int(1, run_id).bind_text(2, options).run();
+        detail::Statement put(*conn_, "INSERT INTO step_attribution VALUES (?1, ?2, ?3, ?4)");
+        for (std::size_t k = 0; k < chunks.size(); ++k) {
+            put.bind_int(1, run_id)
+                .bind_text(2, options)
+                .bind_int(3, static_cast<std::int64_t>(k))
+                .bind_blob(4, chunks[k])
+                .run();
+        }
+    });
 }
 
 std::unique_ptr<RunWriter> StoreWriter::begin_run(const trace::RunInfo& info) {

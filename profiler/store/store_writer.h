@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "run_writer.h"
 #include "trace/progress.h"
@@ -29,6 +32,11 @@ class StoreWriter {
     // Writes a whole in-memory run and returns its id. On error nothing of it remains.
     std::int64_t write_run(const trace::RunData& run, const trace::ProgressFn& progress = {});
 
+    // Puts run `run_id`'s encoded step attribution for `options` (the step_attribution
+    // table, docs/file-format.md) in place of what the file held for them, in one
+    // transaction: data derived from a run already written, which stays as it was.
+    void write_step_attribution(std::int64_t run_id, std::string_view options,
+                                const std::vector<std::vector<std::uint8_t>>& chunks);
     const std::string& path() const { return path_; }
 
   private:

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "connection.h"
+#include "schema.h"
 #include "statement.h"
 #include "store_error.h"
 #include "store_reader.h"
@@ -221,6 +222,27 @@ std::optional<trace::ActivityTotals> StoreReader::activity_totals(
         cell.add({count, static_cast<std::uint64_t>(st.int64(4)), st.int64(5), st.int64(6)});
     }
     return totals;
+}
+
+std::vector<std::vector<std::uint8_t>> StoreReader::step_attribution(
+    std::int64_t run_id, std::string_view options) const {
+    if (!detail::has_step_attribution_table(*conn_)) return {};
+    check_table("step_attribution");
+    Statement st(*conn_,
+                 "SELECT chunk, data FROM step_attribution WHERE run_id = ?1 AND options = ?2 "
+                 "ORDER BY chunk");
+    st.bind_int(1, run_id).bind_text(2, options);
+    std::vector<std::vector<std::uint8_t>> chunks;
+    while (st.step()) {
+        // The unique index keeps chunks apart; a gap means rows were lost or forged.
+        if (st.int64(0) != static_cast<std::int64_t>(chunks.size()))
+            throw StoreError(path_, "corrupt file: step_attribution of run " +
+                                        std::to_string(run_id) + " lacks chunk " +
+                                        std::to_string(chunks.size()));
+        const auto data = st.blob(1);
+        chunks.emplace_back(data.begin(), data.end());
+    }
+    return chunks;
 }
 
 }  // namespace tokenscope::store

@@ -54,7 +54,33 @@ CREATE TABLE activity_total (
 ) WITHOUT ROWID;
 )sql";
 
+// Per run, its steps' exact attribution (DESIGN.md sections 5 and 17) as the analysis
+// encoded it for one set of options (analysis/attribution/attribution_record.h): chunk 0
+// the run's figures, then the steps in order. Optional in any file since version 12: made
+// when a run is written (import, capture) and read instead of the activities; a file
+// without it is analysed slice by slice.
+constexpr const char* kStepAttributionTable = R"sql(
+CREATE TABLE IF NOT EXISTS step_attribution (
+    run_id INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    chunk INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS step_attribution_by_run
+    ON step_attribution (run_id, options, chunk);
+)sql";
+
 }  // namespace
+
+void create_step_attribution_table(const Connection& conn) {
+    conn.exec(kStepAttributionTable);
+}
+
+bool has_step_attribution_table(const Connection& conn) {
+    return conn.query_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+               "name = 'step_attribution'") > 0;
+}
 
 void create_summary_chunk_table(const Connection& conn) {
     conn.exec(kSummaryChunkTable);

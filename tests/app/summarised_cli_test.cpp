@@ -44,6 +44,11 @@ class SummarisedCli : public ::testing::Test {
                                           tokenscope::trace::ActivityKind::Kernel,
                                           tokenscope::trace::CopyKind::None});
         tokenscope::store::StoreWriter(decode_).write_run(decode_run_);
+        // The serving run as `import` writes it: attributed once, the record kept in the file.
+        kept_ = dir_->file("kept.tokenscope");
+        const CliResult imported =
+            run_cli("import --progress none " + serving_ + " --out " + kept_);
+        ASSERT_EQ(imported.status, 0) << imported.err;
     }
     static void TearDownTestSuite() { delete dir_; }
 
@@ -56,12 +61,12 @@ class SummarisedCli : public ::testing::Test {
     }
 
     static TempDir* dir_;
-    static std::string serving_, decode_;
+    static std::string serving_, decode_, kept_;
     static tokenscope::trace::RunData decode_run_;
 };
 
 TempDir* SummarisedCli::dir_ = nullptr;
-std::string SummarisedCli::serving_, SummarisedCli::decode_;
+std::string SummarisedCli::serving_, SummarisedCli::decode_, SummarisedCli::kept_;
 tokenscope::trace::RunData SummarisedCli::decode_run_;
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
@@ -130,20 +135,56 @@ TEST_F(SummarisedCli, ADamagedActivityPageFailsWhatReadsActivities) {
     fails("info", steps);
 }
 
+// `import` kept the serving run's attribution: breakdown reads the record, not one
+// activity, so a damaged activity page fails only what reads activities. Read whole (its
+// summaries marked missing), the file still fails.
+TEST_F(SummarisedCli, AKeptAttributionIsReadInsteadOfTheActivities) {
+    const std::string damaged = dir_->file("kept_damaged.tokenscope");
+    fs::copy_file(kept_, damaged, fs::copy_options::overwrite_existing);
+    EXPECT_GT(tokenscope::test::query_int(damaged, "SELECT count(*) FROM step_attribution"), 0);
+    tokenscope::test::corrupt_root_page(damaged, "activity_chunk");
+    const std::string limit = "TOKENSCOPE_MEMORY_LIMIT=256K";
+    const CliResult kept = run_cli("breakdown --json --steps --progress none " + kept_);
+    const CliResult read = run_cli("breakdown --json --steps --progress none " + damaged, limit);
+    ASSERT_EQ(read.status, 0) << read.err;
+    EXPECT_EQ(read.out, replace_all(kept.out, kept_, damaged));
+    EXPECT_EQ(run_cli("breakdown --by-token --progress none " + damaged).status, 1);
+    EXPECT_EQ(run_cli("breakdown --progress none " + whole_copy(damaged)).status, 1);
+}
+
+enum class File { Serving, Decode, Kept };
+
 struct Case {
     const char* command;
-    bool serving;
+    File file;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-    *os << c.command << (c.serving ? " on the serving run" : " on the decode");
+    *os << c.command
+        << (c.file == File::Serving  ? " on the serving run"
+            : c.file == File::Decode ? " on the decode"
+                                     : " on the imported serving run");
 }
 
-class SameAsWhole : public SummarisedCli, public ::testing::WithParamInterface<Case> {};
+class SameAsWhole : public SummarisedCli, public ::testing::WithParamInterface<Case> {
+  protected:
+    std::string path() const {
+        switch (GetParam().file) {
+            case File::Serving:
+                return serving_;
+            case File::Decode:
+                return decode_;
+            case File::Kept:
+                return kept_;
+        }
+        return {};
+    }
+};
 
-// Read from the totals or whole, every command prints the same (but for the file's name).
+// Read from the totals (and the kept attribution) or whole, every command prints the same
+// (but for the file's name).
 TEST_P(SameAsWhole, PrintsWhatAWholeReadPrints) {
-    const std::string path = GetParam().serving ? serving_ : decode_;
+    const std::string path = this->path();
     const std::string copy = whole_copy(path);
     const std::string cmd = std::string(GetParam().command) + " --progress none ";
     const CliResult light = run_cli(cmd + path);
@@ -157,14 +198,21 @@ TEST_P(SameAsWhole, PrintsWhatAWholeReadPrints) {
 INSTANTIATE_TEST_SUITE_P(
     Commands, SameAsWhole,
     ::testing::Values(
-        Case{"info --json", true}, Case{"info", true}, Case{"info --csv", false},
-        Case{"info --json", false}, Case{"stats --json", true}, Case{"stats --json", false},
-        Case{"stats --csv", false}, Case{"heatmap --json", true}, Case{"heatmap --json", false},
-        Case{"heatmap --json --metric itl --window 500us", false},
-        Case{"heatmap --json --rows phase --metric step --window 20ms", true},
-        Case{"heatmap --json --rows kernel", true}, Case{"heatmap --csv --rows role", true},
-        Case{"stats --json --slowest 3", false}, Case{"breakdown --json --steps", true},
-        Case{"breakdown --json --steps", false}, Case{"breakdown", true},
-        Case{"breakdown --csv --steps", false}, Case{"breakdown --json --by-token", true}));
+        Case{"info --json", File::Serving}, Case{"info", File::Serving},
+        Case{"info --csv", File::Decode}, Case{"info --json", File::Decode},
+        Case{"stats --json", File::Serving}, Case{"stats --json", File::Decode},
+        Case{"stats --csv", File::Decode}, Case{"heatmap --json", File::Serving},
+        Case{"heatmap --json", File::Decode},
+        Case{"heatmap --json --metric itl --window 500us", File::Decode},
+        Case{"heatmap --json --rows phase --metric step --window 20ms", File::Serving},
+        Case{"heatmap --json --rows kernel", File::Serving},
+        Case{"heatmap --csv --rows role", File::Serving},
+        Case{"stats --json --slowest 3", File::Decode},
+        Case{"breakdown --json --steps", File::Serving},
+        Case{"breakdown --json --steps", File::Decode}, Case{"breakdown", File::Serving},
+        Case{"breakdown --csv --steps", File::Decode},
+        Case{"breakdown --json --by-token", File::Serving},
+        Case{"breakdown --json --steps", File::Kept}, Case{"breakdown", File::Kept},
+        Case{"breakdown --csv --steps", File::Kept}, Case{"info --json", File::Kept}));
 
 }  // namespace

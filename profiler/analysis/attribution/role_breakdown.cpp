@@ -42,6 +42,8 @@ class WindowIndex {
     std::vector<std::int64_t> reach_;
 };
 
+}  // namespace
+
 std::vector<PhaseRoles> phase_roles(const std::vector<trace::Step>& steps,
                                     const std::vector<RoleTimes>& times) {
     std::vector<PhaseRoles> out;
@@ -61,8 +63,6 @@ std::vector<PhaseRoles> phase_roles(const std::vector<trace::Step>& steps,
     }
     return out;
 }
-
-}  // namespace
 
 std::int64_t RoleTimes::total() const {
     std::int64_t sum = 0;

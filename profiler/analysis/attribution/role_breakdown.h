@@ -42,6 +42,10 @@ struct RoleBreakdown {
 // Throws trace::Cancelled once `stop` is requested.
 RoleBreakdown role_breakdown(const trace::RunData& run, const trace::StopToken& stop = {});
 
+// The phases of RoleBreakdown from its per-step times (`times[i]` run.steps[i]'s).
+std::vector<PhaseRoles> phase_roles(const std::vector<trace::Step>& steps,
+                                    const std::vector<RoleTimes>& times);
+
 // role_breakdown over activities handed over one at a time, each once, in any order: a
 // run left in its file is read slice by slice (stored_analysis.h). `run` gives the
 // steps, lanes and names, and outlives the accumulator.

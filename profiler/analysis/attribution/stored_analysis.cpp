@@ -193,9 +193,10 @@ void walk_slices(const store::StoreReader& reader, const trace::RunData& run,
 
 }  // namespace
 
-RunAnalysis analyse_stored_run(const store::StoreReader& reader, const trace::RunData& run,
-                               const StoredAnalysisOptions& options,
-                               const trace::ProgressFn& progress, const trace::StopToken& stop) {
+AttributionRecord attribute_stored_run(const store::StoreReader& reader, const trace::RunData& run,
+                                       const StoredAnalysisOptions& options,
+                                       const trace::ProgressFn& progress,
+                                       const trace::StopToken& stop) {
     const trace::ActivityTotals totals = run.activity_totals();
     AttributionOptions attribution = options.attribution;
     // Resolved once for the run: a slice alone might pick another lane.
@@ -217,14 +218,39 @@ RunAnalysis analyse_stored_run(const store::StoreReader& reader, const trace::Ru
         tot.pieces_by_slice = by_slice(tot.pieces, bounds);
         walk_slices(reader, run, bounds, attribution, tot, sums, progress, stop);
     }
-    if (!tot.pieces.empty()) tot.figures.iterations = tot.iterations;
-    add_activity_figures(tot.figures, totals);
-    RunAnalysis out;
+    AttributionRecord out;
+    if (!tot.pieces.empty()) out.iterations = tot.iterations;
+    out.nvlink_active_ns = tot.figures.nvlink_active_ns;
+    out.gpu_busy_ns = tot.figures.gpu_busy_ns;
     out.steps = std::move(tot.steps);
-    out.roles = sums.roles.finish();
-    out.assessment =
-        assess_run(run, out.steps, tot.figures, sums.launches.take_p95(), options.verdict, stop);
+    RoleBreakdown roles = sums.roles.finish();
+    out.step_roles = std::move(roles.steps);
+    out.run_roles = roles.run;
+    out.launch_delay = sums.launches.take_p95();
     return out;
+}
+
+RunAnalysis analysis_from_record(const trace::RunData& run, AttributionRecord record,
+                                 const VerdictOptions& verdict, const trace::StopToken& stop) {
+    CoverageFigures figures;
+    figures.iterations = record.iterations;
+    figures.nvlink_active_ns = record.nvlink_active_ns;
+    figures.gpu_busy_ns = record.gpu_busy_ns;
+    add_activity_figures(figures, run.activity_totals());
+    RunAnalysis out;
+    out.steps = std::move(record.steps);
+    out.roles.phases = phase_roles(run.steps, record.step_roles);
+    out.roles.steps = std::move(record.step_roles);
+    out.roles.run = record.run_roles;
+    out.assessment = assess_run(run, out.steps, figures, record.launch_delay, verdict, stop);
+    return out;
+}
+
+RunAnalysis analyse_stored_run(const store::StoreReader& reader, const trace::RunData& run,
+                               const StoredAnalysisOptions& options,
+                               const trace::ProgressFn& progress, const trace::StopToken& stop) {
+    return analysis_from_record(run, attribute_stored_run(reader, run, options, progress, stop),
+                                options.verdict, stop);
 }
 
 }  // namespace tokenscope::analysis

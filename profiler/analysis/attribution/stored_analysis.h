@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "attribution_record.h"
 #include "launch_delay_stream.h"
 #include "run_analysis.h"
 #include "store/store_reader.h"
@@ -35,5 +36,16 @@ RunAnalysis analyse_stored_run(const store::StoreReader& reader, const trace::Ru
                                const StoredAnalysisOptions& options = {},
                                const trace::ProgressFn& progress = {},
                                const trace::StopToken& stop = {});
+
+// The part of analyse_stored_run that reads the activities (options.verdict unused): what a
+// file keeps of it (stored_attribution.h).
+AttributionRecord attribute_stored_run(const store::StoreReader& reader, const trace::RunData& run,
+                                       const StoredAnalysisOptions& options = {},
+                                       const trace::ProgressFn& progress = {},
+                                       const trace::StopToken& stop = {});
+// The rest: the summaries, phases and verdict of `run` from its record.
+RunAnalysis analysis_from_record(const trace::RunData& run, AttributionRecord record,
+                                 const VerdictOptions& verdict = {},
+                                 const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::analysis

@@ -4,7 +4,8 @@
 // the store reads it back whole. Real traces from ../shared/fixtures (vLLM and SGLang
 // iterations whose windows overlap, HTA's training ranks, an nsys export) and serving
 // runs of bench/make_large_run.h (CUDA graphs, eager prefills, NCCL on every GPU), cut
-// into slices from a few hundred activities to one.
+// into slices from a few hundred activities to one. The same for the record a file keeps
+// of the analysis (stored_attribution.h), read back.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "analysis/attribution/run_analysis.h"
 #include "analysis/attribution/stored_analysis.h"
+#include "analysis/attribution/stored_attribution.h"
 #include "import/open_any.h"
 #include "make_large_run.h"
 #include "store/store_reader.h"
@@ -98,6 +100,15 @@ void check_file(const std::string& path, const std::vector<std::int64_t>& slice_
             const auto n = static_cast<std::int64_t>(whole.activities.size());
             EXPECT_EQ(slices, (n + per_slice - 1) / per_slice);
         }
+        // The record the file keeps (stored_attribution.h) gives the same once read back.
+        EXPECT_FALSE(read_stored_analysis(reader, light));
+        StoredAnalysisOptions options;
+        options.slice_activities = 4'096;
+        EXPECT_EQ(attribute_stored_runs(path, {id}, options), 1u);
+        SCOPED_TRACE(path + ", read from its record");
+        const auto kept = read_stored_analysis(reader, light);
+        ASSERT_TRUE(kept);
+        expect_same(*kept, want);
     }
 }
 
