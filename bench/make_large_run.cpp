@@ -1,6 +1,7 @@
 // Writes a serving run of any size (bench/make_large_run.h) as the only run of a fresh
-// .tokenscope file, streaming through the store's writer, and prints what it planted,
-// the write rate and the bytes on disk per activity.
+// .tokenscope file, streaming through the store's writer, then attributes it once into
+// the file as `import` does (analysis/attribution/stored_attribution.h), and prints what
+// it planted, the write rate, the attribution time and the bytes on disk per activity.
 //
 //   make_large_run OUT ACTIVITIES [--gpus N] [--seed S] [--layers L]
 #include <sys/resource.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <string>
 
+#include "analysis/attribution/stored_attribution.h"
 #include "make_large_run.h"
 #include "store/store_error.h"
 #include "store/store_writer.h"
@@ -76,6 +78,8 @@ int main(int argc, char** argv) {
         std::filesystem::remove(out + suffix);
     const auto t0 = std::chrono::steady_clock::now();
     bench::LargeRunTruth truth;
+    double write_secs = 0;
+    std::uintmax_t written_bytes = 0;
     try {
         store::StoreWriter writer(out);
         trace::RunInfo info;
@@ -86,13 +90,19 @@ int main(int argc, char** argv) {
         info.clock = trace::ClockDomain::Cupti;
         auto run = writer.begin_run(info);
         truth = bench::LargeRunGenerator(*run, opt).run();
+        const std::int64_t id = run->run_id();
         run->finish();
+        run.reset();
+        write_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        written_bytes = std::filesystem::file_size(out);
+        analysis::attribute_stored_runs(out, {id});
     } catch (const store::StoreError& e) {
         std::fprintf(stderr, "make_large_run: %s\n", e.what());
         return 1;
     }
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs = write_secs;
+    const double attributed_secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - write_secs;
     const auto bytes = std::filesystem::file_size(out);
     const double n = static_cast<double>(truth.activities);
     std::printf("%s: %llu activities, %lld iterations, %d GPUs\n", out.c_str(),
@@ -105,7 +115,10 @@ int main(int argc, char** argv) {
                 static_cast<double>(truth.slow_end_ns) * 1e-9, truth.slow_factor);
     std::printf("%-34s %12.2f s\n", "written in", secs);
     std::printf("%-34s %12.2f M/s\n", "activities per second", n / secs * 1e-6);
+    std::printf("%-34s %12.2f s\n", "attributed in", attributed_secs);
     std::printf("%-34s %12.1f MB\n", "file", static_cast<double>(bytes) * 1e-6);
+    std::printf("%-34s %12.1f kB\n", "of it the kept attribution",
+                (static_cast<double>(bytes) - static_cast<double>(written_bytes)) * 1e-3);
     std::printf("%-34s %12.2f B\n", "bytes per activity on disk", static_cast<double>(bytes) / n);
     std::printf("%-34s %12ld MiB\n", "peak resident memory", peak_rss_mib());
     return 0;
