@@ -113,6 +113,10 @@ std::optional<double> launch_delay_p95(const trace::RunData& run, const trace::S
     const CallIndex index(calls);
     trace::for_each_stoppable(kernels, stop, [&](Launched& k) {
         const std::ptrdiff_t c = index.find(k.correlation);
+        if (c >= 0 && !within_launch_horizon(k.start, calls[c].second)) {
+            k.correlation = 0;  // too far from its call to be its launch
+            return;
+        }
         k.correlation = static_cast<std::uint32_t>(c + 1);  // from here on: call index + 1
         if (c >= 0) first[c] = std::min(first[c], k.start);
     });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/metrics/distribution.h"
+#include "launch_delay.h"
 
 namespace tokenscope::analysis {
 
@@ -23,6 +24,8 @@ void LaunchDelayStream::add(std::span<const trace::Activity> acts,
                             std::span<const std::size_t> lane_ends, std::int64_t t0) {
     ++stretch_;
     last_call_ = nullptr;
+    forget_before(t0);
+    added_.emplace_back();
     add_calls(acts, t0);
     find_first_kernels(acts, t0);
     std::size_t begin = 0;
@@ -40,8 +43,27 @@ LaunchDelayStream::Call* LaunchDelayStream::call_of(std::uint32_t correlation) {
     return last_call_ = &it->second;
 }
 
+// Everything from t0 on starts at t0 or later: a call or early kernel whose stretch ended
+// more than the horizon before can match nothing still to come.
+void LaunchDelayStream::forget_before(std::int64_t t0) {
+    std::int64_t cutoff = 0;
+    if (__builtin_sub_overflow(t0, kLaunchHorizonNs, &cutoff)) return;
+    while (!added_.empty() && added_.front().latest < cutoff) {
+        for (std::uint32_t c : added_.front().calls)
+            if (auto it = calls_.find(c); it != calls_.end() && it->second.start < cutoff)
+                calls_.erase(it);
+        for (std::uint32_t c : added_.front().early)
+            if (auto it = early_.find(c);
+                it != early_.end() &&
+                *std::max_element(it->second.begin(), it->second.end()) < cutoff)
+                early_.erase(it);
+        added_.pop_front();
+    }
+}
+
 // The earliest call of a correlation id counts, as launch_delay_p95's search finds.
 void LaunchDelayStream::add_calls(std::span<const trace::Activity> acts, std::int64_t t0) {
+    Added& added = added_.back();
     for (const trace::Activity& a : acts) {
         if (a.kind != ActivityKind::Api || a.correlation == 0 || a.start_ns < t0) continue;
         const auto [it, fresh] = calls_.try_emplace(a.correlation, Call{a.start_ns});
@@ -50,9 +72,16 @@ void LaunchDelayStream::add_calls(std::span<const trace::Activity> acts, std::in
             if (!call.measured) call.start = std::min(call.start, a.start_ns);
             continue;
         }
+        added.calls.push_back(a.correlation);
+        added.latest = std::max(added.latest, a.start_ns);
         if (auto early = early_.find(a.correlation); early != early_.end()) {
-            record(0, early->second);  // its kernels started before it: delay 0
+            // Its kernels that started before it, within the horizon: delay 0.
+            const auto n = std::count_if(
+                early->second.begin(), early->second.end(),
+                [&](std::int64_t start) { return within_launch_horizon(start, a.start_ns); });
             early_.erase(early);
+            if (n == 0) continue;
+            record(0, static_cast<std::uint64_t>(n));
             call.measured = true;
         }
     }
@@ -63,7 +92,8 @@ void LaunchDelayStream::find_first_kernels(std::span<const trace::Activity> acts
     for (const trace::Activity& a : acts) {
         if (a.kind != ActivityKind::Kernel || a.correlation == 0 || a.start_ns < t0) continue;
         Call* call = call_of(a.correlation);
-        if (call == nullptr || call->measured) continue;
+        if (call == nullptr || call->measured || !within_launch_horizon(a.start_ns, call->start))
+            continue;
         if (call->seen != stretch_) {
             call->seen = stretch_;
             call->first_start = a.start_ns;
@@ -81,7 +111,11 @@ void LaunchDelayStream::measure(std::span<const trace::Activity> acts, std::int6
         if (a.kind == ActivityKind::Kernel && a.correlation != 0) {
             Call* call = call_of(a.correlation);
             if (call == nullptr) {
-                ++early_[a.correlation];
+                early_[a.correlation].push_back(a.start_ns);
+                added_.back().early.push_back(a.correlation);
+                added_.back().latest = std::max(added_.back().latest, a.start_ns);
+            } else if (!within_launch_horizon(a.start_ns, call->start)) {
+                // too far from its call to be its launch: not measured
             } else if (call->measured || a.start_ns != call->first_start) {
                 record(0);  // launched by the same call as an earlier kernel
             } else {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <span>
@@ -21,8 +22,9 @@ struct LaunchDelayP95 {
 // launch_delay_p95 (launch_delay.h, the rule of docs/attribution.md, Verdicts) over a run
 // handed over a stretch of time at a time: a run left in its file, read slice by slice
 // (stored_analysis.h); stored_analysis_test holds the two equal on real traces. Memory:
-// some 40 bytes per traced call, and the delays; past `exact_delays` delays they go into
-// a DurationHistogram instead, and the P95 then carries its relative error.
+// some 70 bytes per traced call of the last kLaunchHorizonNs (older ones can match no
+// kernel still to come, and are forgotten), and the delays; past `exact_delays` delays they
+// go into a DurationHistogram instead, and the P95 then carries its relative error.
 class LaunchDelayStream {
   public:
     static constexpr std::size_t kExactDelays = std::size_t{1} << 24;
@@ -38,6 +40,8 @@ class LaunchDelayStream {
              std::int64_t t0);
     // Reorders the exact delays: the last call.
     LaunchDelayP95 take_p95();
+    // Calls and early kernels' correlations held now (what the horizon bounds).
+    std::size_t held() const { return calls_.size() + early_.size(); }
 
   private:
     struct Call {
@@ -46,6 +50,7 @@ class LaunchDelayStream {
         std::uint64_t seen = 0;        // the stretch first_start belongs to (1 + its number)
         std::int64_t first_start = 0;  // of its kernels in that stretch
     };
+    void forget_before(std::int64_t t0);
     void add_calls(std::span<const trace::Activity> acts, std::int64_t t0);
     void find_first_kernels(std::span<const trace::Activity> acts, std::int64_t t0);
     void measure(std::span<const trace::Activity> acts, std::int64_t t0);
@@ -58,9 +63,16 @@ class LaunchDelayStream {
     std::unordered_map<std::uint32_t, Call> calls_;
     std::uint32_t last_correlation_ = 0;  // call_of's last answer: a graph's kernels share one
     Call* last_call_ = nullptr;
-    // Kernels whose call starts in a later stretch (a clock step), by correlation: measured
-    // as 0 if their call comes, as launch_delay_p95 does.
-    std::unordered_map<std::uint32_t, std::uint64_t> early_;
+    // Kernels whose call starts in a later stretch (a clock step), by correlation, their
+    // starts: measured as 0 if their call comes, as launch_delay_p95 does.
+    std::unordered_map<std::uint32_t, std::vector<std::int64_t>> early_;
+    // What each stretch added to calls_ and early_, oldest first, and the latest start
+    // among it: forgotten once that is past the horizon.
+    struct Added {
+        std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+        std::vector<std::uint32_t> calls, early;
+    };
+    std::deque<Added> added_;
     std::uint64_t stretch_ = 0;
     std::size_t exact_delays_;
     std::vector<double> exact_;

@@ -216,7 +216,9 @@ TEST(StoredAnalysis, ManyLaunchDelaysKeepTheirBound) {
 
 // The launch-delay rule's corners, by hand (docs/attribution.md, Verdicts): a graph whose
 // earliest kernel is on the later lane, a queue that explains part of the wait, a kernel
-// that starts before its call (a clock step), a call traced twice, a kernel with no call.
+// that starts before its call (a clock step), a call traced twice, a kernel with no call,
+// and kernels at the horizon (kLaunchHorizonNs) from their call: 10 s after it measured,
+// 10 s and 1 ns before or after it not.
 TEST(StoredAnalysis, LaunchDelaysByHand) {
     using test::act;
     using trace::ActivityKind;
@@ -245,9 +247,15 @@ TEST(StoredAnalysis, LaunchDelaysByHand) {
         kernel(2, 300, 400, 7),       // 7's first kernel by start: 300, the other 0
         kernel(2, 2'000, 2'100, 9),   // before its call: 0
         kernel(2, 4'000, 4'100, 11),  // no call: not measured
+        call(20'000'000'000, 12),
+        kernel(1, 30'000'000'001, 30'000'000'100, 12),  // 10 s and 1 ns after: not measured
+        kernel(2, 40'000'000'000, 40'000'000'100, 13),  // 10 s and 1 ns before: not measured
+        call(50'000'000'001, 13),
+        call(70'000'000'000, 14),
+        kernel(1, 80'000'000'000, 80'000'000'100, 14),  // 10 s after, queue long empty
     };
-    // Delays {300, 0, 50, 0, 400}: P95 at rank 0.95 * 4 = 3.8 between 300 and 400.
-    const double want = 380.0;
+    // Delays {300, 0, 50, 0, 400, 10^10}: P95 at rank 0.95 * 5 = 4.75 between 400 and 10^10.
+    const double want = 400.0 + 0.75 * (10'000'000'000.0 - 400.0);
     test::TempDir dir;
     const std::string path = dir.file("launches.tokenscope");
     store::StoreWriter(path).write_run(run);
