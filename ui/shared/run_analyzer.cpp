@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <exception>
 
+#include "analysis/attribution/stored_attribution.h"
 #include "background_query.h"
+#include "store/store_error.h"
+#include "store/store_reader.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -26,6 +29,27 @@ Outcome attempt(Make make) {
         o.error = QString::fromUtf8(e.what());
     }
     return o;
+}
+
+// The run's analysis as its .tokenscope file keeps it (import wrote it: stored_attribution.h),
+// read in milliseconds; else made from the activities in memory. A file that is foreign,
+// holds no record for this run or cannot be read for it falls back to the computation:
+// the loader has read the run whole already.
+analysis::RunAnalysis kept_or_computed(const OpenRun& run, const trace::StopToken& stop) {
+    if (run.file_run >= 0 && run.step_pattern.isEmpty()) {
+        try {
+            const store::StoreReader reader(
+                run.path.toStdString(),
+                {.migrate = false, .check_whole_file = false, .map_file = false});
+            const auto ids = reader.run_ids();
+            const auto at = static_cast<std::size_t>(run.file_run);
+            if (at < ids.size() && ids[at] == run.data->info.id)
+                if (auto kept = analysis::read_stored_analysis(reader, *run.data, {}, stop))
+                    return *std::move(kept);
+        } catch (const store::StoreError&) {
+        }
+    }
+    return analysis::analyse_run(*run.data, {}, {}, stop);
 }
 
 }  // namespace
@@ -166,10 +190,10 @@ void RunAnalyzer::start(Product& p, BackgroundQuery* slot) {
     } else {
         p.generation = p.query->run(
             tr("Attributing steps and assessing the run…"),
-            [data](const trace::StopToken& stop) {
+            [run = p.run](const trace::StopToken& stop) {
                 return attempt([&](Outcome& o) {
-                    o.analysis = std::make_shared<const analysis::RunAnalysis>(
-                        analysis::analyse_run(*data, {}, {}, stop));
+                    o.analysis =
+                        std::make_shared<const analysis::RunAnalysis>(kept_or_computed(run, stop));
                 });
             },
             done);

@@ -15,7 +15,9 @@
 #include "../hand_run.h"
 #include "../settle.h"
 #include "analysis/attribution/coverage.h"
+#include "analysis/attribution/stored_attribution.h"
 #include "analysis/heatmap/heatmap.h"
+#include "store/store_reader.h"
 #include "support/hand_store.h"
 #include "support/test_settings.h"
 #include "ui/breakdown/attribution_panel.h"
@@ -75,6 +77,29 @@ class RunAnalysisOnceTest : public QObject {
                                               "style='white-space:nowrap'>12.0 %")),
                  qPrintable(dock));
         QVERIFY2(tab.contains(QStringLiteral("2 steps")), qPrintable(tab));
+    }
+
+    // A file that keeps its attribution (as `import` writes it) is analysed without a
+    // coverage: the analyzer reads the record, and the views show what they show above.
+    void aKeptAttributionBuildsNoCoverage() {
+        const QString path =
+            test::write_hand_store(dir_, QStringLiteral("kept.tokenscope"), "kept");
+        const std::string file = path.toStdString();
+        QCOMPARE(analysis::attribute_stored_runs(file, store::StoreReader(file).run_ids()),
+                 std::size_t(1));
+        ui::MainWindow window;
+        window.resize(1400, 800);
+        window.show();
+        const std::uint64_t before = analysis::Coverage::whole_run_builds();
+        open_and_settle(window, path);
+        QCOMPARE(analysis::Coverage::whole_run_builds() - before, std::uint64_t(0));
+        const QString tab = window.breakdownTab()->verdictText();
+        QVERIFY2(tab.contains(QStringLiteral("<b>mixed</b>")), qPrintable(tab));
+        QVERIFY2(tab.contains(QStringLiteral("2 steps")), qPrintable(tab));
+        const QString dock = window.attributionPanel()->verdictText();
+        QVERIFY2(dock.contains(QStringLiteral("Transfer share (NVLink + PCIe)</td><td align=right "
+                                              "style='white-space:nowrap'>12.0 %")),
+                 qPrintable(dock));
     }
 
     // Two files opened to compare, with the Heatmap tab in front and then the Compare
