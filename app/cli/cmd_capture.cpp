@@ -1,11 +1,31 @@
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "arg_parser.h"
+#include "breakdown_report.h"
 #include "capture/capture_command.h"
 #include "commands.h"
+#include "store/store_reader.h"
 
 namespace tokenscope::cli {
+namespace {
+
+// The runs the file holds now; none when it is not there yet or is not readable as ours.
+std::vector<std::int64_t> run_ids_of(const std::string& path) {
+    // A -wal beside it (a capture running or killed) would be read through a private copy.
+    if (!std::filesystem::exists(path) || store::StoreReader::has_wal(path)) return {};
+    try {
+        return store::StoreReader(path, {.migrate = false, .check_whole_file = false}).run_ids();
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
 
 int cmd_capture(const std::vector<std::string>& args) {
     ArgParser p("capture", "--out FILE [--steps-from-nvtx REGEX] -- COMMAND [ARGS...]",
@@ -42,7 +62,21 @@ int cmd_capture(const std::vector<std::string>& args) {
         throw UsageError{"capture: bad --steps-from-nvtx pattern '" + options.steps_regex +
                          "': " + e.what()};
     }
-    return capture::run_capture(options);
+    const std::vector<std::int64_t> before = run_ids_of(options.out);
+    const int status = capture::run_capture(options);
+    if (status == capture::kCaptureNoDriver || status == capture::kCaptureBadInput) return status;
+    // The runs the traced program wrote, attributed once as `import` does. The capture has
+    // succeeded whatever happens here: a failure is said, and the status stays the command's.
+    try {
+        std::vector<std::int64_t> added;
+        for (std::int64_t id : run_ids_of(options.out))
+            if (std::find(before.begin(), before.end(), id) == before.end()) added.push_back(id);
+        attribute_written_runs(options.out, added, TerminalProgress::Mode::Auto);
+    } catch (const std::exception& e) {
+        std::cerr << "tokenscope-cli capture: the run is kept, but its attribution is not: "
+                  << e.what() << '\n';
+    }
+    return status;
 }
 
 }  // namespace tokenscope::cli

@@ -151,6 +151,7 @@ int cmd_run(const std::vector<std::string>& args) {
     }
     std::int64_t run_id = writer->run_id();
     writer.reset();
+    attribute_written_runs(out, {run_id}, mode);
     if (mode == TerminalProgress::Mode::Json)
         std::cout << "{\"done\":{\"file\":" << nlohmann::json(out).dump()
                   << ",\"run_id\":" << run_id << "}}" << std::endl;

@@ -152,6 +152,23 @@ TEST_F(SummarisedCli, AKeptAttributionIsReadInsteadOfTheActivities) {
     EXPECT_EQ(run_cli("breakdown --progress none " + whole_copy(damaged)).status, 1);
 }
 
+// `run` attributes the run it wrote, as `import` does: the record is in the file, and
+// breakdown prints from it what a whole read prints.
+TEST_F(SummarisedCli, ARunIsAttributedAsItIsWritten) {
+    const std::string path = dir_->file("model.tokenscope");
+    const CliResult r = run_cli(
+        "run --backend model --preset tiny --gpu H100-SXM5 --batch 2 --prompt 16 --tokens 8 "
+        "--seed 3 --quiet --progress none --out " +
+        path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(tokenscope::test::query_int(path, "SELECT count(*) FROM step_attribution"), 0);
+    const std::string copy = whole_copy(path);
+    const CliResult kept = run_cli("breakdown --json --steps --progress none " + path);
+    const CliResult whole = run_cli("breakdown --json --steps --progress none " + copy);
+    ASSERT_EQ(kept.status, 0) << kept.err;
+    EXPECT_EQ(kept.out, replace_all(whole.out, copy, path));
+}
+
 enum class File { Serving, Decode, Kept };
 
 struct Case {

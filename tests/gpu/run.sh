@@ -514,6 +514,12 @@ else
             [ "$ik" -eq 80 ] && [ "$im" -eq 30 ] && [ "$is" -eq 10 ] &&
                 check "inject: 80 kernels, 30 copies, 10 steps" PASS "" ||
                 check "inject: 80 kernels, 30 copies, 10 steps" FAIL "$ik, $im, $is"
+            # capture keeps the run's attribution, as import does (docs/file-format.md).
+            ia=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(
+                'SELECT count(*) FROM step_attribution').fetchone()[0])" \
+                "$OUT/inject.tokenscope" 2>&1)
+            [ "$ia" -gt 0 ] 2>/dev/null && check "inject: attribution kept" PASS "$ia chunks" ||
+                check "inject: attribution kept" FAIL "$ia"
         fi
     else
         check "inject capture" FAIL "nvcc failed"
