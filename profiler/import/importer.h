@@ -30,6 +30,10 @@ struct ImportOptions {
     // activities (trace::RunData::in_file), for a command that needs only those totals;
     // foreign files and other runs are read whole all the same.
     bool read_activities = true;
+    // > 0: a .tokenscope run storing its activity totals is read without its activities
+    // when it holds at least this many, even with read_activities (the GUI's large runs:
+    // their timeline reads what it shows from the file, DESIGN.md section 17).
+    std::int64_t leave_activities_from = 0;
 };
 
 // One importer per foreign format (Perfetto's layout: one folder per format

@@ -25,10 +25,24 @@ trace::ProgressFn sub_progress(const trace::ProgressFn& outer, std::int64_t base
     };
 }
 
+// How run `id` is read: whole, or without its activities (ImportOptions).
+store::StoreReader::LoadParts parts_of(const store::StoreReader& reader, std::int64_t id,
+                                       const ImportOptions& options) {
+    using Parts = store::StoreReader::LoadParts;
+    if (!options.read_activities) return Parts::TotalsForActivities;
+    if (options.leave_activities_from <= 0) return Parts::Everything;
+    const auto totals = reader.activity_totals(id);
+    return totals && totals->activities() >= options.leave_activities_from
+               ? Parts::TotalsForActivities
+               : Parts::Everything;
+}
+
 std::vector<trace::RunData> read_store(const std::string& path, const ImportOptions& options,
                                        const trace::ProgressFn& progress) {
-    // A run read without its activities needs only its rows and totals walked first.
-    store::StoreReader reader(path, {.check_whole_file = options.read_activities});
+    // A run read without its activities needs only its rows and totals walked first; the
+    // tables of a run read whole are walked before their first read all the same.
+    const bool whole = options.read_activities && options.leave_activities_from <= 0;
+    store::StoreReader reader(path, {.check_whole_file = whole});
     const auto ids = reader.run_ids();
     if (ids.empty())
         throw store::StoreError(path,
@@ -36,11 +50,10 @@ std::vector<trace::RunData> read_store(const std::string& path, const ImportOpti
                                 "run (nothing was ever written to it)");
     std::vector<trace::RunData> out;
     auto n = static_cast<std::int64_t>(ids.size());
-    const auto parts = options.read_activities ? store::StoreReader::LoadParts::Everything
-                                               : store::StoreReader::LoadParts::TotalsForActivities;
     for (std::int64_t i = 0; i < n; ++i) {
+        const auto id = ids[static_cast<std::size_t>(i)];
         auto p = sub_progress(progress, i * kShare, kShare, n * kShare);
-        out.push_back(reader.load_run(ids[static_cast<std::size_t>(i)], p, parts));
+        out.push_back(reader.load_run(id, p, parts_of(reader, id, options)));
     }
     return out;
 }
