@@ -18,9 +18,10 @@ QString dims(const std::array<std::uint32_t, 3>& d) {
 
 }  // namespace
 
-QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUnit unit) {
-    if (!open.valid() || !open.index || i >= open.data->activities.size()) return {};
-    const auto& run = *open.data;
+QString ActivityTooltip::html(const TimelineIndex& index, std::int64_t origin_ns, std::size_t i,
+                              plots::TimeUnit unit) {
+    const auto& run = index.run();
+    if (i >= run.activities.size()) return {};
     const auto& a = run.activities[i];
     QString kind = view_of(trace::to_string(a.kind));
     if (a.copy != trace::CopyKind::None)
@@ -28,7 +29,7 @@ QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUni
     QString text = QStringLiteral("<b>%1</b><br>%2 on %3<br>start %4<br>duration %5")
                        .arg(plots::breakable_html(view_of(run.name_of(a))), kind,
                             plots::breakable_html(QString::fromStdString(run.lanes[a.lane].name)),
-                            plots::TimeFormat::duration(a.start_ns - open.index->min_time(), unit),
+                            plots::TimeFormat::duration(a.start_ns - origin_ns, unit),
                             plots::TimeFormat::duration(a.duration_ns(), unit));
     if (a.bytes > 0) text += QStringLiteral("<br>bytes %1").arg(plots::TimeFormat::bytes(a.bytes));
     if (a.flops > 0)
@@ -37,13 +38,13 @@ QString ActivityTooltip::html(const OpenRun& open, std::size_t i, plots::TimeUni
     if (a.kind == trace::ActivityKind::Kernel)
         if (auto launch = run.launches.find(a.correlation))
             text += QStringLiteral("<br>") + launchText(*launch);
-    return text + graphText(open, i);
+    return text + graphText(index, i);
 }
 
 // One cudaGraphLaunch runs many kernels on its correlation id: the call says how many,
 // a kernel which graph and node it ran as.
-QString ActivityTooltip::graphText(const OpenRun& open, std::size_t i) {
-    const auto& run = *open.data;
+QString ActivityTooltip::graphText(const TimelineIndex& index, std::size_t i) {
+    const auto& run = index.run();
     const auto& a = run.activities[i];
     QString text;
     if (auto node = run.graphs.find(a)) {
@@ -55,7 +56,7 @@ QString ActivityTooltip::graphText(const OpenRun& open, std::size_t i) {
                       .arg(static_cast<qulonglong>(node->node_id));
     }
     if (a.kind == trace::ActivityKind::Api && a.correlation != 0) {
-        const std::size_t work = open.index->correlated_all(i, TimelineIndex::kLinkWindowNs).size();
+        const std::size_t work = index.correlated_all(i, TimelineIndex::kLinkWindowNs).size();
         if (work > 1) text += QStringLiteral("<br>launches %1 GPU activities").arg(work);
     }
     return text;

@@ -15,14 +15,16 @@ namespace tokenscope::ui {
 // GPU activities an API call launched.
 class ActivityTooltip {
   public:
-    // Empty for an activity the run does not have.
-    static QString html(const OpenRun& run, std::size_t activity, plots::TimeUnit unit);
+    // Activity `activity` of `index`'s run (the whole run's, or the stretch an
+    // ActivityWindow read), its start counted from `origin_ns`; empty for one it does not have.
+    static QString html(const TimelineIndex& index, std::int64_t origin_ns, std::size_t activity,
+                        plots::TimeUnit unit);
     // A kernel's launch configuration, as the hover shows it:
     // "grid (4, 106, 1) · block (128, 1, 1) · 30 regs · 2048 B shared"
     static QString launchText(const trace::KernelLaunch& launch);
 
   private:
-    static QString graphText(const OpenRun& run, std::size_t activity);
+    static QString graphText(const TimelineIndex& index, std::size_t activity);
 };
 
 }  // namespace tokenscope::ui

@@ -52,6 +52,8 @@ class SummaryTiles : public QObject {
     Stats stats() const;
     // The painter drew a lane row from bins.
     void countSummaryRow() { ++stats_.summary_rows; }
+    // The levels are read, or the file has none.
+    bool opened() const { return done_opening_ || failed_; }
     // The levels are read (or the file has none) and no tile is being read or asked for.
     bool idle() const;
     // Processes events until idle(), at most 30 s; tests and benchmarks only.

@@ -34,6 +34,15 @@ TimelineIndex::TimelineIndex(const trace::RunData& run)
     : run_(&run), lanes_(run.lanes.size()), requests_(run) {
     index_activities();
     index_counters();
+    // A run whose activities stayed in its file (ActivityWindow reads what is shown)
+    // spans what its stored totals say.
+    if (run.in_file)
+        for (const auto& kind : run.in_file->totals.cells)
+            for (const auto& cell : kind)
+                if (cell.count > 0) {
+                    min_ns_ = std::min(min_ns_, cell.first_start_ns);
+                    max_ns_ = std::max(max_ns_, cell.last_end_ns);
+                }
     index_steps();
     if (min_ns_ >= max_ns_) max_ns_ = min_ns_ + 1;
 }

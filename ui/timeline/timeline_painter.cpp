@@ -94,6 +94,20 @@ void TimelinePainter::paint(QPainter& p, int width, int height) {
     p.translate(Layout::kLabelWidth, 0);
     paint_axis(p, plot_w);
     p.restore();
+    paint_notice(p, width);
+}
+
+// Over the plot's top right corner, on a box of its own so it reads over any span.
+void TimelinePainter::paint_notice(QPainter& p, int width) const {
+    if (s_.notice.isEmpty()) return;
+    const QFontMetrics fm(p.font());
+    const int w = std::min(fm.horizontalAdvance(s_.notice) + 12, width - Layout::kLabelWidth - 8);
+    const QRect box(width - w - 4, Layout::kAxisHeight + 2, w, fm.height() + 6);
+    p.fillRect(box, palette_.color(QPalette::ToolTipBase));
+    p.setPen(palette_.color(QPalette::ToolTipText));
+    p.drawRect(box.adjusted(0, 0, -1, -1));
+    p.drawText(box.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               fm.elidedText(s_.notice, Qt::ElideRight, w - 12));
 }
 
 std::vector<TimelinePainter::Tick> TimelinePainter::axis_ticks(int plot_w,
@@ -137,9 +151,10 @@ void TimelinePainter::paint_axis(QPainter& p, int plot_w) const {
 
 void TimelinePainter::paint_spans(QPainter& p, const Row& row, int plot_w) const {
     if (paint_summary(p, row, plot_w)) return;
-    const auto& run = s_.index->run();
-    const auto items = SpanFolder::collect(*s_.index, static_cast<std::size_t>(row.lane),
-                                           s_.viewport, plot_w, row.depth_rows);
+    const TimelineIndex& index = *s_.activity_index();
+    const auto& run = index.run();
+    const auto items = SpanFolder::collect(index, static_cast<std::size_t>(row.lane), s_.viewport,
+                                           plot_w, row.depth_rows);
     const int top = row_top(row);
     const QFontMetrics fm(p.font());
     for (const auto& it : items) {
@@ -331,9 +346,10 @@ void TimelinePainter::paint_guides(QPainter& p, int plot_w, int height) const {
 }
 
 int TimelinePainter::depth_of(std::size_t i) const {
-    const auto& a = s_.index->run().activities[i];
+    const TimelineIndex& index = *s_.activity_index();
+    const auto& a = index.run().activities[i];
     int depth = 0;
-    s_.index->for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
+    index.for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
         if (j == i) depth = d;
     });
     return depth;
@@ -394,8 +410,8 @@ QString TimelinePainter::elide_lane_label(const QString& label, const QFontMetri
 }
 
 QRectF TimelinePainter::span_rect(std::size_t i, int width) const {
-    if (s_.index == nullptr || i >= s_.index->run().activities.size()) return {};
-    const auto& a = s_.index->run().activities[i];
+    if (s_.index == nullptr || i >= s_.activity_index()->run().activities.size()) return {};
+    const auto& a = s_.activity_index()->run().activities[i];
     const Row* row = s_.layout->row_of_lane(a.lane);
     if (row == nullptr) return {};
     const double x0 = Layout::kLabelWidth + s_.viewport.x_of(a.start_ns);

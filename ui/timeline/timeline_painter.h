@@ -58,6 +58,7 @@ class TimelinePainter {
     void paint_guides(QPainter& p, int plot_w, int height) const;
     void paint_overlays(QPainter& p, int width, int height) const;
     void paint_labels(QPainter& p, int height) const;
+    void paint_notice(QPainter& p, int width) const;
     int depth_of(std::size_t i) const;
 
     const TimelineScene& s_;

@@ -19,6 +19,11 @@ struct TimelineScene {
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
     const TimelineIndex* index = nullptr;
+    // The activities of a run left in its file (ActivityWindow): the stretch read, whose
+    // indices `hovered`, `linked`, `found` and `highlighted` are; nullptr: `index`'s own.
+    const TimelineIndex* spans = nullptr;
+    // Where activities are painted and hit-tested from.
+    const TimelineIndex* activity_index() const { return spans != nullptr ? spans : index; }
     const TimelineLayout* layout = nullptr;
     // The run's stored summaries, when it is large enough to paint zoomed out from them
     // (TimelineView::setSummaryThreshold); nullptr: the activities at every zoom.
@@ -39,6 +44,9 @@ struct TimelineScene {
     int selected_token = -1;
     int selected_iteration = -1;
     std::vector<std::size_t> highlighted;
+    // Said in the plot's top right corner: activities of a run left in its file being read,
+    // or why they are not shown (ActivityWindow); empty: nothing.
+    QString notice;
     // Drawn across the view when no run is shown: how to open one, or why one did not open.
     QString empty_text;
 };

@@ -18,7 +18,6 @@ TimelineTab::TimelineTab(QWidget* parent)
       tokens_(new TokenSelector(view_)),
       search_(new QLineEdit(this)),
       matches_(new QLabel(this)) {
-    search_->setPlaceholderText(tr("Find by name (Enter: next, Shift+Enter: previous)"));
     search_->setClearButtonEnabled(true);
     auto* previous = new QToolButton(this);
     previous->setArrowType(Qt::LeftArrow);
@@ -54,6 +53,15 @@ TimelineTab::TimelineTab(QWidget* parent)
 
 void TimelineTab::setRun(const OpenRun& run) {
     run_ = run;
+    // Search walks the activities in memory; a run whose activities stayed in its file
+    // (DESIGN.md section 17) has none there, so the box says so instead of "no match".
+    const bool in_file = run.valid() && run.data->in_file;
+    if (in_file) search_->clear();
+    search_->setEnabled(!in_file);
+    search_->setPlaceholderText(
+        in_file ? tr("Find: not available for a run whose %L1 activities stay in its file")
+                      .arg(static_cast<qlonglong>(run.data->activity_totals().activities()))
+                : tr("Find by name (Enter: next, Shift+Enter: previous)"));
     view_->setRun(run);
     tokens_->clear();
     updateQuery();

@@ -12,8 +12,10 @@
 #include <cmath>
 
 #include "activity_tooltip.h"
+#include "activity_window.h"
 #include "analysis/attribution/classifier.h"
 #include "analysis/heatmap/batch_label.h"
+#include "analysis/timeline/summary_lod.h"
 #include "summary_tiles.h"
 #include "timeline_painter.h"
 #include "token_track.h"
@@ -56,6 +58,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::setRun(const OpenRun& run) {
     run_ = run;
     classifier_.reset();
+    window_.reset();
     summaries_.reset();
     const plots::TimeUnit unit = scene_.unit;
     const QString empty = scene_.empty_text;
@@ -80,12 +83,58 @@ void TimelineView::setRun(const OpenRun& run) {
 }
 
 // A large run read from a file paints zoomed out from the file's summaries, read in
-// the background: each batch of tiles that comes in is painted.
+// the background: each batch of tiles that comes in is painted. One whose activities
+// stayed in the file (the loader left them there) reads those a zoomed-in view shows.
 void TimelineView::useSummaries() {
-    if (run_.file_run < 0 || run_.data->activities.size() < summary_threshold_) return;
+    const auto activities = run_.data->activity_totals().activities();
+    if (run_.file_run < 0) return;
+    if (run_.data->in_file) {
+        window_ = std::make_unique<ActivityWindow>(run_.path, run_.file_run, run_.data);
+        connect(window_.get(), &ActivityWindow::arrived, this, &TimelineView::takeStretch);
+    }
+    if (!run_.data->in_file && static_cast<std::size_t>(activities) < summary_threshold_) return;
     summaries_ = std::make_unique<SummaryTiles>(run_.path, run_.file_run, run_.data->lanes.size());
     connect(summaries_.get(), &SummaryTiles::tilesArrived, this, qOverload<>(&QWidget::update));
     scene_.summaries = summaries_.get();
+}
+
+// The lanes whose finest summary bins are too wide at this zoom paint activities: those
+// of the view, which the window reads. Until the summaries' levels are in, nothing is
+// asked (every lane would seem to need its activities).
+void TimelineView::wantActivities() {
+    if (!window_ || (summaries_ && !summaries_->opened())) return;
+    const double ns_per_px = scene_.viewport.ns_per_px();
+    std::vector<std::uint16_t> lanes;
+    for (const auto& row : layout_.rows())
+        if (row.kind == Layout::RowKind::Activities &&
+            (!summaries_ ||
+             analysis::SummaryLod::level_for(summaries_->levels(row.lane), ns_per_px) < 0) &&
+            std::find(lanes.begin(), lanes.end(), row.lane) == lanes.end())
+            lanes.push_back(static_cast<std::uint16_t>(row.lane));
+    std::sort(lanes.begin(), lanes.end());
+    const std::int64_t t0 = scene_.viewport.start_ns();
+    const std::int64_t t1 = scene_.viewport.end_ns(plotWidth());
+    window_->want(lanes, t0, t1);
+    const auto stats = window_->stats();
+    if (!stats.error.isEmpty())
+        scene_.notice = tr("Activities not shown: %1").arg(stats.error);
+    else if (!window_->idle())
+        scene_.notice = tr("Reading the activities in view…");
+    else if (stats.truncated)
+        scene_.notice = tr("Showing the first %L1 activities here: zoom in for the rest")
+                            .arg(static_cast<qulonglong>(stats.activities));
+    else
+        scene_.notice.clear();
+}
+
+// A new stretch of activities: what pointed into the last one is dropped.
+void TimelineView::takeStretch() {
+    if (!window_ || window_->index() == scene_.spans) return update();
+    scene_.spans = window_->index();
+    scene_.hovered = scene_.linked = scene_.found = TimelineScene::kNone;
+    scene_.linked_all.clear();
+    scene_.highlighted.clear();
+    update();
 }
 
 void TimelineView::setUnit(plots::TimeUnit unit) {
@@ -142,8 +191,8 @@ void TimelineView::clearSelection() {
 }
 
 void TimelineView::reveal(std::size_t activity) {
-    if (scene_.index == nullptr || activity >= run_.data->activities.size()) return;
-    const auto& a = run_.data->activities[activity];
+    if (scene_.index == nullptr || activity >= activities().size()) return;
+    const auto& a = activities()[activity];
     scene_.found = activity;
     const int lane = static_cast<int>(a.lane);
     // Its lanes' group open and its nesting level shown (for this view, not remembered).
@@ -191,11 +240,12 @@ void TimelineView::clearMatch() {
 
 // The nesting level of an activity in its lane (0: outermost).
 int TimelineView::depthOf(std::size_t activity) const {
-    const auto& a = run_.data->activities[activity];
+    const auto& a = activities()[activity];
     int depth = 0;
-    scene_.index->for_each_visible(a.lane, a.start_ns, a.start_ns + 1, [&](std::size_t j, int d) {
-        if (j == activity) depth = d;
-    });
+    scene_.activity_index()->for_each_visible(a.lane, a.start_ns, a.start_ns + 1,
+                                              [&](std::size_t j, int d) {
+                                                  if (j == activity) depth = d;
+                                              });
     return depth;
 }
 
@@ -300,10 +350,10 @@ std::size_t TimelineView::activityAt(QPoint pos) const {
     const auto t = scene_.viewport.time_at(x);
     std::size_t best = TimelineScene::kNone;
     double best_dist = 1e300;
-    scene_.index->for_each_visible(
+    scene_.activity_index()->for_each_visible(
         static_cast<std::size_t>(row->lane), t0, t1, [&](std::size_t i, int d) {
             if (std::min(d, row->depth_rows - 1) != depth) return;
-            const auto& a = run_.data->activities[i];
+            const auto& a = activities()[i];
             const double dist =
                 t < a.start_ns ? a.start_ns - t : (t > a.end_ns ? t - a.end_ns : 0.0);
             if (dist < best_dist) best_dist = dist, best = i;
@@ -353,16 +403,20 @@ void TimelineView::hoverAt(QPoint pos) {
     scene_.hovered = hovered;
     scene_.linked_all.clear();
     if (hovered != TimelineScene::kNone)
-        scene_.linked_all = scene_.index->correlated_all(hovered, TimelineIndex::kLinkWindowNs);
+        scene_.linked_all =
+            scene_.activity_index()->correlated_all(hovered, TimelineIndex::kLinkWindowNs);
     scene_.linked = scene_.linked_all.empty() ? TimelineScene::kNone : scene_.linked_all.front();
     update();
 }
 
 QString TimelineView::describe(std::size_t i) const {
-    return ActivityTooltip::html(run_, i, scene_.unit);
+    if (scene_.index == nullptr) return {};
+    return ActivityTooltip::html(*scene_.activity_index(), scene_.index->min_time(), i,
+                                 scene_.unit);
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
+    wantActivities();
     QPainter p(this);
     TimelinePainter(scene_, classifier_.get(), palette()).paint(p, width(), height());
 }
@@ -484,7 +538,7 @@ void TimelineView::clickAt(QPoint pos) {
         return;
     }
     if (const std::size_t i = activityAt(pos); i != TimelineScene::kNone) {
-        const auto& a = run_.data->activities[i];
+        const auto& a = activities()[i];
         emit detailsChanged(describe(i));
         if (a.end_ns > a.start_ns) selectRange(a.start_ns, a.end_ns);
     } else if (const int token = tokenAt(pos); token >= 0) {

@@ -16,6 +16,7 @@ class Classifier;
 
 namespace tokenscope::ui {
 
+class ActivityWindow;
 class SummaryTiles;
 
 // The Tracy-like timeline: one row per lane, its own painting. Wheel zooms at
@@ -36,6 +37,9 @@ class TimelineView : public QWidget {
     void setSummaryThreshold(std::size_t activities) { summary_threshold_ = activities; }
     // The run's summaries; nullptr when it paints from its activities alone.
     SummaryTiles* summaryTiles() const { return summaries_.get(); }
+    // What a zoomed-in view reads of a run whose activities stayed in its file
+    // (trace::RunData::in_file); nullptr for a run in memory.
+    ActivityWindow* activityWindow() const { return window_.get(); }
     const OpenRun& run() const { return run_; }
     void setUnit(plots::TimeUnit unit);
     // Rows showing lanes (the step track not counted).
@@ -113,12 +117,21 @@ class TimelineView : public QWidget {
     void restoreDepthLimits();
     void useSummaries();
     int depthOf(std::size_t activity) const;
+    // The activities hit tests and tooltips see (TimelineScene::activity_index()).
+    const std::vector<trace::Activity>& activities() const {
+        return scene_.activity_index()->run().activities;
+    }
+    // Asks the ActivityWindow for what this frame shows from activities, and takes the
+    // stretch it has.
+    void wantActivities();
+    void takeStretch();
 
     OpenRun run_;
     TimelineLayout layout_;
     TimelineScene scene_;
     std::unique_ptr<analysis::Classifier> classifier_;
     std::unique_ptr<SummaryTiles> summaries_;
+    std::unique_ptr<ActivityWindow> window_;
     std::size_t summary_threshold_ = kSummaryThreshold;
     Drag drag_ = Drag::None;
     QPoint press_pos_;
