@@ -88,7 +88,7 @@ BreakdownTab::BreakdownTab(QWidget* parent)
                                        ? tr("Load generator's figures (%1 flagged)").arg(flagged)
                                        : tr("Load generator's figures"));
                 // Results without any activity have no breakdown: their figures are the news.
-                if (has && run_.valid() && run_.data->activities.empty())
+                if (has && run_.valid() && run_.data->activity_totals().activities() == 0)
                     bottom->setCurrentIndex(figures_tab);
             });
     // The panel at a readable line length, at the top of the plot's place.

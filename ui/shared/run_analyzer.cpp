@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
+#include <string>
 
+#include "analysis/attribution/stored_analysis.h"
 #include "analysis/attribution/stored_attribution.h"
 #include "background_query.h"
 #include "store/store_error.h"
@@ -34,19 +37,26 @@ Outcome attempt(Make make) {
 // The run's analysis as its .tokenscope file keeps it (import wrote it: stored_attribution.h),
 // read in milliseconds; else made from the activities in memory. A file that is foreign,
 // holds no record for this run or cannot be read for it falls back to the computation:
-// the loader has read the run whole already.
+// the loader has read the run whole already. A run whose activities stayed in the file
+// (trace::RunData::in_file) without a record is analysed from the file slice by slice, as
+// `breakdown` does; a file that fails then says why (it names itself).
 analysis::RunAnalysis kept_or_computed(const OpenRun& run, const trace::StopToken& stop) {
-    if (run.file_run >= 0 && run.step_pattern.isEmpty()) {
+    const bool in_file = run.data->in_file.has_value();
+    if (run.file_run >= 0 && (run.step_pattern.isEmpty() || in_file)) {
         try {
             const store::StoreReader reader(
                 run.path.toStdString(),
                 {.migrate = false, .check_whole_file = false, .map_file = false});
             const auto ids = reader.run_ids();
             const auto at = static_cast<std::size_t>(run.file_run);
-            if (at < ids.size() && ids[at] == run.data->info.id)
+            const bool same = at < ids.size() && ids[at] == run.data->info.id;
+            if (same)
                 if (auto kept = analysis::read_stored_analysis(reader, *run.data, {}, stop))
                     return *std::move(kept);
+            if (same && in_file)
+                return analysis::analyse_stored_run(reader, *run.data, {}, {}, stop);
         } catch (const store::StoreError&) {
+            if (in_file) throw;
         }
     }
     return analysis::analyse_run(*run.data, {}, {}, stop);
@@ -182,6 +192,14 @@ void RunAnalyzer::start(Product& p, BackgroundQuery* slot) {
             tr("Computing the heatmap…"),
             [data, spec](const trace::StopToken& stop) {
                 return attempt([&](Outcome& o) {
+                    // Kernel rows place each kernel: a run whose activities stayed in its
+                    // file has none in memory, and its heatmap would be silently empty.
+                    if (spec.metric == analysis::HeatmapMetric::KernelDuration && data->in_file)
+                        throw std::runtime_error(
+                            "kernel durations are placed kernel by kernel, and this run's " +
+                            std::to_string(data->in_file->totals.activities()) +
+                            " activities stay in its file: choose a step metric (TTFT, ITL, "
+                            "step latency), or `tokenscope heatmap --metric kernel` on the file");
                     o.heatmap = std::make_shared<const analysis::Heatmap>(
                         analysis::compute_heatmap(*data, spec, stop));
                 });

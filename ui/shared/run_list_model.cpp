@@ -22,7 +22,7 @@ QString tooltip(const OpenRun& r) {
     QString text = QStringLiteral("<b>%1</b><br>source: %2<br>GPU: %3<br>file: %4<br>%5 activities")
                        .arg(r.name().toHtmlEscaped(), source_text(run),
                             gpu_text(run).toHtmlEscaped(), r.path.toHtmlEscaped())
-                       .arg(run.activities.size());
+                       .arg(static_cast<qlonglong>(run.activity_totals().activities()));
     if (run.info.is_model())
         text += QStringLiteral(
             "<br><i>A cost model of the workload on this GPU, "

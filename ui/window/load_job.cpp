@@ -5,6 +5,7 @@
 
 #include "run_loader.h"
 #include "ui/shared/worker_pool.h"
+#include "ui/timeline/timeline_view.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -14,7 +15,8 @@ constexpr qint64 kProgressIntervalMs = 30;
 
 }  // namespace
 
-LoadJob::LoadJob(QObject* parent) : QObject(parent) {
+LoadJob::LoadJob(QObject* parent)
+    : QObject(parent), leave_from_(static_cast<std::int64_t>(TimelineView::kSummaryThreshold)) {
     qRegisterMetaType<OpenRun>();
     qRegisterMetaType<QList<OpenRun>>();
 }
@@ -40,16 +42,19 @@ bool LoadJob::start(const QStringList& paths, Combine combine, const QString& st
     if (running() || paths.isEmpty()) return false;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     auto stop = stop_;
-    future_ =
-        WorkerPool::instance().run([this, paths, combine = std::move(combine), step_pattern, stop] {
-            run_worker(paths, combine, step_pattern, stop);
+    // A join, a merge and a step pattern work on the activities: those runs are read whole.
+    const std::int64_t leave = combine || !step_pattern.isEmpty() ? 0 : leave_from_;
+    future_ = WorkerPool::instance().run(
+        [this, paths, combine = std::move(combine), step_pattern, stop, leave] {
+            run_worker(paths, combine, step_pattern, leave, stop);
         });
     return true;
 }
 
 // Runs on the worker thread: signals emitted here reach GUI-thread receivers queued.
 void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
-                         const QString& step_pattern, std::shared_ptr<std::atomic<bool>> stop) {
+                         const QString& step_pattern, std::int64_t leave_from,
+                         std::shared_ptr<std::atomic<bool>> stop) {
     QList<OpenRun> opened;
     QElapsedTimer since_last;
     since_last.start();
@@ -77,6 +82,7 @@ void LoadJob::run_worker(const QStringList& paths, const Combine& combine,
     };
     import::ImportOptions options;
     options.step_pattern = step_pattern.toStdString();
+    options.leave_activities_from = leave_from;
     try {
         std::vector<std::vector<trace::RunData>> read;
         std::vector<std::string> names;

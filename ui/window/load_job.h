@@ -39,6 +39,12 @@ class LoadJob : public QObject {
     bool start(const QStringList& paths, Combine combine = {}, const QString& step_pattern = {});
     void cancel();
     bool running() const;
+    // A .tokenscope run of at least this many activities, with their totals stored, opens
+    // without them (trace::RunData::in_file): its timeline reads what it shows from the
+    // file (ActivityWindow). Not for a join, a merge or a step pattern, which need them.
+    // 0: every run whole. From the next start() on.
+    void setLeaveActivitiesFrom(std::int64_t activities) { leave_from_ = activities; }
+    std::int64_t leaveActivitiesFrom() const { return leave_from_; }
     // Blocks until the worker is done; for tests and shutdown only.
     void wait();
 
@@ -52,10 +58,11 @@ class LoadJob : public QObject {
 
   private:
     void run_worker(const QStringList& paths, const Combine& combine, const QString& step_pattern,
-                    std::shared_ptr<std::atomic<bool>> stop);
+                    std::int64_t leave_from, std::shared_ptr<std::atomic<bool>> stop);
 
     QFuture<void> future_;
     std::shared_ptr<std::atomic<bool>> stop_;
+    std::int64_t leave_from_;
 };
 
 }  // namespace tokenscope::ui

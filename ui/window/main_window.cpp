@@ -280,6 +280,11 @@ QList<StepPatternPanel*> MainWindow::stepPatternPanels() const {
     return {breakdown_->stepPatternPanel(), attribution_->stepPatternPanel()};
 }
 
+void MainWindow::setLargeRunThreshold(std::size_t activities) {
+    job_->setLeaveActivitiesFrom(static_cast<std::int64_t>(activities));
+    timeline_->view()->setSummaryThreshold(activities);
+}
+
 QString MainWindow::lastMessage() const {
     return status_->message();
 }

@@ -70,6 +70,11 @@ class MainWindow : public QMainWindow {
     // What the status bar says is running, next to the progress bar.
     QString taskText() const;
 
+    // Runs of at least this many activities, from a .tokenscope file with summaries, open
+    // without their activities and paint from the file (TimelineView::kSummaryThreshold by
+    // default); tests set a small one. From the next open on.
+    void setLargeRunThreshold(std::size_t activities);
+
     RunListModel* runList() const { return runs_; }
     QListView* runListView() const { return run_view_; }
     QTabWidget* tabs() const { return tabs_; }
