@@ -12,6 +12,7 @@
 //        ui_open_bench --file F [repetitions (default 3)]
 #include <malloc.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QDir>
@@ -20,11 +21,15 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +38,7 @@
 #include "store/store_reader.h"
 #include "ui/breakdown/attribution_panel.h"
 #include "ui/breakdown/breakdown_tab.h"
+#include "ui/timeline/activity_window.h"
 #include "ui/timeline/summary_tiles.h"
 #include "ui/timeline/timeline_tab.h"
 #include "ui/timeline/timeline_view.h"
@@ -56,9 +62,28 @@ struct Open {
     // A large run's first frame from its stored summaries (ui/timeline/summary_tiles.h);
     // -1 for a run that paints from its activities alone.
     double summary_ms = -1;
+    double painted_age_ms = -1;  // the process's age then (process_age_ms)
     double analysed_ms() const { return std::max({painted_ms, breakdown_ms, verdict_ms}); }
     long rss_delta_kib = 0;
 };
+
+// How long this process has run, from the kernel's start time of it (/proc/self/stat's
+// starttime against /proc/uptime; clock ticks, so to 10 ms): the dynamic loading and
+// static constructors before main() count too.
+double process_age_ms() {
+    std::ifstream stat("/proc/self/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // Fields after the command's closing parenthesis; starttime is field 22, the 20th there.
+    std::istringstream rest(text.substr(text.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && rest >> field; ++i) {
+    }
+    std::ifstream uptime("/proc/uptime");
+    double up_s = 0;
+    uptime >> up_s;
+    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    return (up_s - std::stod(field) / ticks) * 1000.0;
+}
 
 // One window opens the file; returns when the timeline is painted and both verdicts
 // are on screen (or exits after five minutes).
@@ -84,6 +109,7 @@ Open open_once(const QString& path) {
         o.loaded_ms = ms_since(start);
         window.timelineTab()->view()->render(&image);
         o.painted_ms = ms_since(start);
+        o.painted_age_ms = process_age_ms();
         // The first frame asked for the summary tiles in view; each batch that comes in
         // is painted, as the view does, until a frame is painted from them.
         if (auto* tiles = window.timelineTab()->view()->summaryTiles()) {
@@ -152,6 +178,87 @@ void frame_costs(const QString& path) {
     frame_ms(0, "zoomed-out frame from summaries");
 }
 
+double peak_rss_mib();
+
+// The value under which `share` of `v` lies (nearest rank).
+double percentile(std::vector<double> v, double share) {
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(share * static_cast<double>(v.size())));
+    return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
+}
+
+// Issue 24's zoom and pan: 200 scripted steps on the timeline of a window that opened the
+// file (in at the run's centre 100 times by 1.2, 50 pans by a tenth of the view, out 50
+// times by 1.2 while panning on). Each step's frame is painted as the view paints it
+// (asking for what it lacks); then, once that is read, painted again. The figures are
+// over all 400 frames, with how often the summary tiles and the activity stretch a
+// frame wanted were already there.
+void zoom_and_pan(const QString& path) {
+    ui::MainWindow window;
+    window.resize(1600, 900);
+    window.show();
+    QEventLoop loop;
+    QObject::connect(&window, &ui::MainWindow::runsOpened, &loop, &QEventLoop::quit);
+    window.openFiles({path});
+    loop.exec();
+    auto* view = window.timelineTab()->view();
+    auto* tiles = view->summaryTiles();
+    auto* stretch = view->activityWindow();
+    auto settle = [&] {
+        if (tiles != nullptr) tiles->waitForIdle();
+        if (stretch != nullptr) stretch->waitForIdle();
+    };
+    QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
+    view->render(&image);
+    settle();
+    std::vector<double> frames;
+    auto frame = [&] {
+        const auto start = Clock::now();
+        view->render(&image);
+        frames.push_back(ms_since(start));
+    };
+    std::size_t most = 0;
+    double narrowest = 1e300;
+    for (int step = 0; step < 200; ++step) {
+        const double w = view->plotWidth();
+        if (step < 100) view->zoomAt(w / 2.0, 1.2);
+        if (step >= 150) view->zoomAt(w / 2.0, 1.0 / 1.2);
+        if (step >= 100) {
+            const std::int64_t t0 = view->viewport().start_ns();
+            const std::int64_t t1 = view->viewport().end_ns(view->plotWidth());
+            view->showRange(t0 + (t1 - t0) / 10, t1 + (t1 - t0) / 10);
+        }
+        frame();
+        settle();
+        frame();
+        if (stretch != nullptr) most = std::max(most, stretch->stats().activities);
+        narrowest = std::min(narrowest, view->viewport().ns_per_px() * view->plotWidth());
+    }
+    auto rate = [](std::size_t hits, std::size_t misses) {
+        return hits + misses > 0
+                   ? 100.0 * static_cast<double>(hits) / static_cast<double>(hits + misses)
+                   : 100.0;
+    };
+    std::printf("\nzoom and pan, 200 steps (400 frames), the narrowest view %.1f us wide\n",
+                narrowest / 1000.0);
+    std::printf("%-52s %10.2f ms\n", "frame, median", median(frames));
+    std::printf("%-52s %10.2f ms\n", "frame, P95", percentile(frames, 0.95));
+    std::printf("%-52s %10.2f ms\n", "frame, slowest", percentile(frames, 1.0));
+    if (tiles != nullptr) {
+        const auto t = tiles->stats();
+        std::printf("%-52s %9.1f %% (%zu of %zu)\n", "summary tile cache hit rate",
+                    rate(t.hits, t.misses), t.hits, t.hits + t.misses);
+    }
+    if (stretch != nullptr) {
+        const auto a = stretch->stats();
+        std::printf("%-52s %9.1f %% (%zu of %zu; %zu stretches read)\n",
+                    "activity stretch hit rate", rate(a.hits, a.misses), a.hits, a.hits + a.misses,
+                    a.reads);
+        std::printf("%-52s %10zu\n", "most activities in a stretch", most);
+    }
+    std::printf("%-52s %10.0f MiB\n", "peak resident memory of the process", peak_rss_mib());
+}
+
 // The process's peak resident memory in MiB (ru_maxrss is in KiB on Linux).
 double peak_rss_mib() {
     rusage usage{};
@@ -173,9 +280,13 @@ int main(int argc, char** argv) {
     std::size_t activities = 0;
     if (given) {
         path = QString::fromLocal8Bit(argv[2]);
-        store::StoreReader reader(path.toStdString());
-        for (const auto& r : reader.runs())
-            activities += static_cast<std::size_t>(r.activity_count);
+        // Counted from the stored totals: runs() walks and maps the whole file first,
+        // which would put gigabytes in this process's peak before the first open.
+        store::StoreReader reader(path.toStdString(),
+                                  {.migrate = false, .check_whole_file = false, .map_file = false});
+        for (const auto id : reader.run_ids())
+            if (const auto totals = reader.activity_totals(id))
+                activities += static_cast<std::size_t>(totals->activities());
     } else {
         const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
         path = QDir::temp().filePath(QStringLiteral("ui_open_bench.tokenscope"));
@@ -183,9 +294,11 @@ int main(int argc, char** argv) {
     }
     std::printf("run: %zu activities in %s\n", activities, qPrintable(path));
     std::vector<double> loaded, painted, summary, breakdown, verdict, analysed, bytes;
+    double first_painted_since_start_ms = -1;
     for (int r = 0; r < reps; ++r) {
         const Open o = open_once(path);
-        // Work the window left on the pool (a heatmap) must not overlap the next open.
+        if (r == 0) first_painted_since_start_ms = o.painted_age_ms;
+            // Work the window left on the pool (a heatmap) must not overlap the next open.
 #if __has_include("ui/shared/worker_pool.h")
         ui::WorkerPool::instance().waitForIdle();
 #else
@@ -213,7 +326,12 @@ int main(int argc, char** argv) {
     std::printf("%-52s %10.0f ms\n", "attribution dock's verdict shown", median(verdict));
     std::printf("%-52s %10.0f ms\n", "fully analysed window", median(analysed));
     std::printf("%-52s %10.1f B\n", "resident memory per activity, analysed", median(bytes));
+    std::printf("%-52s %10.0f ms\n", "first timeline painted, from process start",
+                first_painted_since_start_ms);
     std::printf("%-52s %10.0f MiB\n", "peak resident memory of the process", peak_rss_mib());
-    if (given) frame_costs(path);
+    if (given) zoom_and_pan(path);
+    // The whole run in memory, for the frame painted from its activities: only where
+    // that fits beside the window's figures.
+    if (given && activities <= 30'000'000) frame_costs(path);
     return 0;
 }
