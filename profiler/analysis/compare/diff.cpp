@@ -64,10 +64,18 @@ NameDiff name_diff(std::string_view name, const NameStats* a, const NameStats* b
 }
 
 // Names of one activity kind aligned by text: B's ids go through the text to A's ids.
+// A run's statistics of one kind: handed in (ActivityFigures), or computed.
+std::vector<NameStats> stats_of(const trace::RunData& run, const ActivityFigures* given,
+                                trace::ActivityKind kind, const trace::StopToken& stop) {
+    if (given == nullptr) return name_stats(run, kind, stop);
+    return kind == trace::ActivityKind::Kernel ? given->kernels : given->ranges;
+}
+
 std::vector<NameDiff> name_diffs(const trace::RunData& a, const trace::RunData& b,
-                                 trace::ActivityKind kind, const trace::StopToken& stop) {
-    const std::vector<NameStats> sa = name_stats(a, kind, stop);
-    const std::vector<NameStats> sb = name_stats(b, kind, stop);
+                                 trace::ActivityKind kind, const DiffInputs& inputs,
+                                 const trace::StopToken& stop) {
+    const std::vector<NameStats> sa = stats_of(a, inputs.figures_a, kind, stop);
+    const std::vector<NameStats> sb = stats_of(b, inputs.figures_b, kind, stop);
     const std::vector<std::uint32_t> a_to_b = remap_string_ids(a.strings, b.strings);
     std::vector<NameDiff> out;
     for (std::uint32_t id = 0; id < sa.size(); ++id) {
@@ -192,12 +200,14 @@ RunDiff diff_runs(const trace::RunData& a, const trace::RunData& b, const DiffOp
     RunDiff out;
     stop.throw_if_stopped();
     out.metrics = metric_diffs(a, b, options, stop);
-    out.kernels = name_diffs(a, b, trace::ActivityKind::Kernel, stop);
-    out.ranges = name_diffs(a, b, trace::ActivityKind::Range, stop);
+    out.kernels = name_diffs(a, b, trace::ActivityKind::Kernel, inputs, stop);
+    out.ranges = name_diffs(a, b, trace::ActivityKind::Range, inputs, stop);
     out.categories = category_diffs(a, b, options.attribution, inputs, stop);
     stop.throw_if_stopped();
     align_steps(a, b, out);
-    out.iterations = diff_iterations(a, b, options.alpha, stop);
+    out.iterations = diff_iterations(a, b, options.alpha, stop,
+                                     inputs.figures_a ? &inputs.figures_a->window_times : nullptr,
+                                     inputs.figures_b ? &inputs.figures_b->window_times : nullptr);
     if (options.heatmap) {
         out.heatmap_a =
             inputs.heatmap_a ? *inputs.heatmap_a : compute_heatmap(a, *options.heatmap, stop);

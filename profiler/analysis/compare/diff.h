@@ -40,6 +40,18 @@ struct NameStats {
     std::int64_t total_ns = 0;
     double mean_ns = 0;
     double p95_ns = 0;
+    // p95_ns's relative error bound: 0 when exact; a run read from its file takes it from a
+    // duration histogram (store::DurationHistogram::kRelativeError, "±0.8%").
+    double p95_error = 0;
+};
+
+// What diff_runs reads from a run's activities: per-name statistics of kernels and ranges
+// (indexed by the run's string ids) and each step's iteration_window_times. Made by one
+// pass over a run's activities, in memory or in its file (stored_diff.h).
+struct ActivityFigures {
+    std::vector<NameStats> kernels;
+    std::vector<NameStats> ranges;
+    std::vector<WindowTime> window_times;
 };
 
 // Kernels (or ranges) of one name in both runs; a side where the name is absent is zeros.
@@ -94,6 +106,9 @@ struct DiffInputs {
     const std::vector<StepAttribution>* steps_b = nullptr;
     const Heatmap* heatmap_a = nullptr;
     const Heatmap* heatmap_b = nullptr;
+    // What the activities give, read from the file of a run left there (stored_diff.h).
+    const ActivityFigures* figures_a = nullptr;
+    const ActivityFigures* figures_b = nullptr;
 };
 
 // docs/compare.md: B compared with A. Throws trace::Cancelled once `stop` is

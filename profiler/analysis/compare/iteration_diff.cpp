@@ -6,12 +6,8 @@
 #include <limits>
 
 namespace tokenscope::analysis {
-namespace {
-
-// Phase Iteration (a ProfilerStep, a marker without a batch) counts as decode.
-trace::Phase aligned_phase(const trace::Step& s) {
-    return s.phase == trace::Phase::Prefill ? trace::Phase::Prefill : trace::Phase::Decode;
-}
+// Named, not anonymous: WindowTimeStream's state holds them.
+namespace iteration_windows {
 
 struct IterationWindow {
     std::int64_t start = 0, end = 0;
@@ -56,6 +52,19 @@ class IterationWindows {
     std::vector<IterationWindow> windows_;
     std::vector<std::int64_t> reach_;
 };
+
+}  // namespace iteration_windows
+
+namespace {
+
+using iteration_windows::IterationGpuOp;
+using iteration_windows::IterationWindow;
+using iteration_windows::IterationWindows;
+
+// Phase Iteration (a ProfilerStep, a marker without a batch) counts as decode.
+trace::Phase aligned_phase(const trace::Step& s) {
+    return s.phase == trace::Phase::Prefill ? trace::Phase::Prefill : trace::Phase::Decode;
+}
 
 // A sweep over the operations' starts and ends: between two edges, the k operations
 // running share the time equally, each 1/k of it to its role; time with none is idle.
@@ -171,34 +180,64 @@ bool has_any_iteration(const trace::RunData& run) {
 
 }  // namespace
 
+struct WindowTimeStream::State {
+    explicit State(const trace::RunData& run)
+        : windows(run.steps), roles(run), ops(run.steps.size()), out(run.steps.size()) {
+        by_end = windows.all();
+        std::sort(by_end.begin(), by_end.end(),
+                  [](const IterationWindow& x, const IterationWindow& y) { return x.end < y.end; });
+    }
+    IterationWindows windows;
+    KernelRoles roles;
+    std::vector<std::vector<IterationGpuOp>> ops;
+    std::vector<IterationWindow> by_end;  // the windows by end: those still open follow `closed`
+    std::size_t closed = 0;
+    std::vector<WindowTime> out;
+};
+
+WindowTimeStream::WindowTimeStream(const trace::RunData& run)
+    : state_(std::make_unique<State>(run)) {}
+
+WindowTimeStream::~WindowTimeStream() = default;
+
+void WindowTimeStream::add(const trace::Activity& act) {
+    if (act.end_ns <= act.start_ns) return;
+    const std::optional<KernelRole> role = state_->roles.of(act);
+    if (!role) return;
+    state_->windows.for_containing(act.start_ns, [&](const IterationWindow& w) {
+        state_->ops[w.step].push_back({act.start_ns, std::min(act.end_ns, w.end), *role});
+    });
+}
+
+void WindowTimeStream::close_before(std::int64_t t) {
+    auto& s = *state_;
+    for (; s.closed < s.by_end.size() && s.by_end[s.closed].end <= t; ++s.closed) {
+        const IterationWindow& w = s.by_end[s.closed];
+        s.out[w.step] = split_window(s.ops[w.step], w.start, w.end);
+        std::vector<IterationGpuOp>().swap(s.ops[w.step]);
+    }
+}
+
+std::vector<WindowTime> WindowTimeStream::finish() {
+    close_before(std::numeric_limits<std::int64_t>::max());
+    return std::move(state_->out);
+}
+
 std::vector<WindowTime> iteration_window_times(const trace::RunData& run,
                                                const trace::StopToken& stop) {
-    const IterationWindows windows(run.steps);
-    std::vector<std::vector<IterationGpuOp>> ops(run.steps.size());
-    KernelRoles roles(run);
-    trace::for_each_stoppable(run.activities, stop, [&](const trace::Activity& act) {
-        if (act.end_ns <= act.start_ns) return;
-        const std::optional<KernelRole> role = roles.of(act);
-        if (!role) return;
-        windows.for_containing(act.start_ns, [&](const IterationWindow& w) {
-            ops[w.step].push_back({act.start_ns, std::min(act.end_ns, w.end), *role});
-        });
-    });
-    std::vector<WindowTime> out(run.steps.size());
-    for (const IterationWindow& w : windows.all()) {
-        stop.throw_if_stopped();
-        out[w.step] = split_window(ops[w.step], w.start, w.end);
-        std::vector<IterationGpuOp>().swap(ops[w.step]);
-    }
-    return out;
+    WindowTimeStream stream(run);
+    trace::for_each_stoppable(run.activities, stop,
+                              [&](const trace::Activity& act) { stream.add(act); });
+    return stream.finish();
 }
 
 IterationDiff diff_iterations(const trace::RunData& a, const trace::RunData& b, double alpha,
-                              const trace::StopToken& stop) {
+                              const trace::StopToken& stop, const std::vector<WindowTime>* times_a,
+                              const std::vector<WindowTime>* times_b) {
     IterationDiff out;
     if (!has_any_iteration(a) || !has_any_iteration(b)) return out;
-    const std::vector<WindowTime> ta = iteration_window_times(a, stop);
-    const std::vector<WindowTime> tb = iteration_window_times(b, stop);
+    const std::vector<WindowTime> ta = times_a ? *times_a : iteration_window_times(a, stop);
+    const std::vector<WindowTime> tb = times_b ? *times_b : iteration_window_times(b, stop);
     for (trace::Phase phase : {trace::Phase::Prefill, trace::Phase::Decode}) {
         stop.throw_if_stopped();
         PhaseIterationDiff d = phase_diff(a, b, ta, tb, phase, alpha);

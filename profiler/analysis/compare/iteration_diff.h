@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,8 +77,33 @@ struct IterationDiff {
 };
 
 // B's iterations compared with A's. Throws trace::Cancelled once `stop` is requested.
+// `times_a` and `times_b`, when given, are each run's iteration_window_times (read from a
+// file: analysis/compare/stored_diff.h); else they are computed from the activities.
 IterationDiff diff_iterations(const trace::RunData& a, const trace::RunData& b, double alpha = 0.01,
-                              const trace::StopToken& stop = {});
+                              const trace::StopToken& stop = {},
+                              const std::vector<WindowTime>* times_a = nullptr,
+                              const std::vector<WindowTime>* times_b = nullptr);
+
+// iteration_window_times' rule fed activities in any order, so a run read a stretch of
+// time at a time keeps only the operations of the windows still open: once every
+// activity starting before t is in, close_before(t) splits the windows ending by t and
+// drops their operations.
+class WindowTimeStream {
+  public:
+    explicit WindowTimeStream(const trace::RunData& run);
+    ~WindowTimeStream();
+    WindowTimeStream(const WindowTimeStream&) = delete;
+    WindowTimeStream& operator=(const WindowTimeStream&) = delete;
+
+    void add(const trace::Activity& a);
+    void close_before(std::int64_t t);
+    // Every window split; one WindowTime per step.
+    std::vector<WindowTime> finish();
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // Each step's WindowTime (zeros for a step of no iteration), by the rule above.
 std::vector<WindowTime> iteration_window_times(const trace::RunData& run,
