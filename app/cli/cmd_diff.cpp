@@ -1,15 +1,43 @@
 #include <iostream>
+#include <optional>
 #include <utility>
 
 #include "analysis/compare/diff.h"
+#include "analysis/compare/stored_diff.h"
 #include "arg_parser.h"
+#include "breakdown_report.h"
 #include "commands.h"
 #include "diff_report.h"
 #include "heatmap_options.h"
 #include "input_runs.h"
 #include "json_out.h"
+#include "store/store_reader.h"
 
 namespace tokenscope::cli {
+namespace {
+
+// What diff_runs reads from the activities of a run left in its .tokenscope file
+// (trace::RunData::in_file), read from the file instead: its steps' attribution (kept
+// there, or analysed slice by slice, as breakdown reads it) and its ActivityFigures.
+struct FromFile {
+    std::vector<analysis::StepAttribution> steps;
+    analysis::ActivityFigures figures;
+};
+
+std::optional<FromFile> from_file(const LoadedRun& run, const ArgParser& p) {
+    if (!run.data.in_file) return std::nullopt;
+    FromFile out;
+    out.steps = compute_breakdown(run, p).steps;
+    const store::StoreReader reader(
+        run.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+    TerminalProgress bar("reading the kernels of " + run.path,
+                         TerminalProgress::parse_mode(p.get("progress")));
+    out.figures = analysis::stored_activity_figures(reader, run.data, bar.callback());
+    bar.finish();
+    return out;
+}
+
+}  // namespace
 
 int cmd_diff(const std::vector<std::string>& args) {
     ArgParser p("diff", "A B [options]",
@@ -32,8 +60,10 @@ int cmd_diff(const std::vector<std::string>& args) {
     if (!parse_or_help(p, args)) return kExitOk;
     if (p.positionals().size() != 2) throw UsageError{"diff: needs exactly two files, A and B"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
+    // A summarised .tokenscope run is left in its file: what the diff needs of its
+    // activities is read from there, a stretch at a time (from_file).
     auto [runs_a, runs_b] =
-        load_two(p.positionals()[0], p.positionals()[1], mode, p.get("steps-from"));
+        load_two(p.positionals()[0], p.positionals()[1], mode, p.get("steps-from"), Needs::Totals);
     auto a = select_runs(std::move(runs_a), p.get("run-a"));
     auto b = select_runs(std::move(runs_b), p.get("run-b"));
     analysis::DiffOptions options;
@@ -49,7 +79,17 @@ int cmd_diff(const std::vector<std::string>& args) {
         parse_window(p.get("heatmap-window"), spec);
         options.heatmap = spec;
     }
-    auto d = analysis::diff_runs(a.front().data, b.front().data, options);
+    // Kernel heatmap rows place each kernel: such a diff reads the runs whole.
+    if (options.heatmap && options.heatmap->metric == analysis::HeatmapMetric::KernelDuration) {
+        read_activities(a.front(), p);
+        read_activities(b.front(), p);
+    }
+    const auto file_a = from_file(a.front(), p);
+    const auto file_b = from_file(b.front(), p);
+    analysis::DiffInputs inputs;
+    if (file_a) inputs.steps_a = &file_a->steps, inputs.figures_a = &file_a->figures;
+    if (file_b) inputs.steps_b = &file_b->steps, inputs.figures_b = &file_b->figures;
+    auto d = analysis::diff_runs(a.front().data, b.front().data, options, inputs);
     if (p.has("json"))
         std::cout << json_text(diff_json(a.front(), b.front(), d)) << '\n';
     else

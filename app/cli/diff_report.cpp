@@ -200,6 +200,13 @@ void print_diff(std::ostream& out, const LoadedRun& a, const LoadedRun& b,
     if (!csv && !d.kernels.empty())
         out << "(kernel names shortened to the terminal's width; --csv and --json give them "
                "whole)\n";
+    // A run read from its file has each name's P95 from a duration histogram.
+    double bound = 0;
+    for (const auto& n : d.kernels) bound = std::max({bound, n.a.p95_error, n.b.p95_error});
+    if (!csv && bound > 0)
+        out << "(P95 of a run read from its .tokenscope file: from duration histograms, each "
+               "within ±"
+            << format_percent(bound, 1) << "; counts, totals and means exact)\n";
     out << '\n';
     // CSV: the iteration tables after the others, which keep their places.
     if (csv && !d.iterations.empty()) {
@@ -284,12 +291,14 @@ nlohmann::json diff_json(const LoadedRun& a, const LoadedRun& b, const analysis:
                             {{"count", n.a.count},
                              {"total_ns", n.a.total_ns},
                              {"mean_ns", n.a.mean_ns},
-                             {"p95_ns", n.a.p95_ns}}},
+                             {"p95_ns", n.a.p95_ns},
+                             {"p95_error", n.a.p95_error}}},
                            {"b",
                             {{"count", n.b.count},
                              {"total_ns", n.b.total_ns},
                              {"mean_ns", n.b.mean_ns},
-                             {"p95_ns", n.b.p95_ns}}},
+                             {"p95_ns", n.b.p95_ns},
+                             {"p95_error", n.b.p95_error}}},
                            {"count_delta", n.count_delta},
                            {"total_delta_ns", n.total_delta_ns},
                            {"mean_delta_ns", n.mean_delta_ns},

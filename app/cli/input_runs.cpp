@@ -68,13 +68,17 @@ bool fits_two_at_once(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::pair<std::vector<LoadedRun>, std::vector<LoadedRun>> load_two(
-    const std::string& a, const std::string& b, TerminalProgress::Mode progress,
-    const std::string& step_pattern) {
+std::pair<std::vector<LoadedRun>, std::vector<LoadedRun>> load_two(const std::string& a,
+                                                                   const std::string& b,
+                                                                   TerminalProgress::Mode progress,
+                                                                   const std::string& step_pattern,
+                                                                   Needs needs) {
     if (!fits_two_at_once(a, b))
-        return {load_runs({a}, progress, step_pattern), load_runs({b}, progress, step_pattern)};
+        return {load_runs({a}, progress, step_pattern, needs),
+                load_runs({b}, progress, step_pattern, needs)};
     import::ImportOptions options;
     if (!step_pattern.empty()) options.step_pattern = step_pattern;
+    options.read_activities = needs == Needs::Activities;
     // The two opens keep both cores busy already: a third and fourth thread inflating
     // alongside them made `diff` of HTA's pair 8% slower.
     options.inflate_alongside = false;

@@ -37,7 +37,7 @@ std::vector<LoadedRun> load_runs(const std::vector<std::string>& paths,
 // after the other. When both fail, A's error is the one thrown, as in order.
 std::pair<std::vector<LoadedRun>, std::vector<LoadedRun>> load_two(
     const std::string& a, const std::string& b, TerminalProgress::Mode progress,
-    const std::string& step_pattern = {});
+    const std::string& step_pattern = {}, Needs needs = Needs::Activities);
 
 // "--run" selects one run of a multi-run file by position (1-based) or by name.
 std::vector<LoadedRun> select_runs(std::vector<LoadedRun> runs, const std::string& which);

@@ -4,6 +4,7 @@
 // print what a whole read prints (the same file with its summaries marked missing).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -167,6 +168,55 @@ TEST_F(SummarisedCli, ARunIsAttributedAsItIsWritten) {
     const CliResult whole = run_cli("breakdown --json --steps --progress none " + copy);
     ASSERT_EQ(kept.status, 0) << kept.err;
     EXPECT_EQ(kept.out, replace_all(whole.out, copy, path));
+}
+
+// diff reads what it needs of two summarised runs' activities from their files, a stretch
+// at a time: it prints what it prints on the runs read whole, but for each kernel's P95,
+// which comes from a duration histogram within the bound the JSON states (and the text
+// says so).
+TEST_F(SummarisedCli, DiffReadsTheKernelsFromTheFiles) {
+    const std::string other = dir_->file("serving_seed2.tokenscope");
+    {
+        tokenscope::store::StoreWriter writer(other);
+        tokenscope::trace::RunInfo info;
+        info.name = "serving 2";
+        auto out = writer.begin_run(info);
+        tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8, .seed = 2})
+            .run();
+        out->finish();
+    }
+    const std::string whole_a = whole_copy(serving_), whole_b = whole_copy(other);
+    const CliResult light = run_cli("diff --json --progress none " + serving_ + " " + other);
+    const CliResult whole = run_cli("diff --json --progress none " + whole_a + " " + whole_b);
+    ASSERT_EQ(light.status, 0) << light.err;
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    auto got = nlohmann::json::parse(light.out);
+    auto want = nlohmann::json::parse(
+        replace_all(replace_all(whole.out, whole_a, serving_), whole_b, other));
+    ASSERT_EQ(got["kernels"].size(), want["kernels"].size());
+    ASSERT_GT(want["kernels"].size(), 5u);
+    for (std::size_t i = 0; i < want["kernels"].size(); ++i) {
+        auto& g = got["kernels"][i];
+        auto& w = want["kernels"][i];
+        ASSERT_EQ(g["name"], w["name"]);
+        for (const char* side : {"a", "b"}) {
+            const double exact = w[side]["p95_ns"].get<double>();
+            const double bound = g[side]["p95_error"].get<double>();
+            EXPECT_EQ(w[side]["p95_error"].get<double>(), 0.0);
+            if (g[side]["count"].get<std::int64_t>() > 0) {
+                EXPECT_NEAR(bound, 1.0 / 128, 1e-12);  // half of one of 64 sub-buckets
+            }
+            EXPECT_LE(std::abs(g[side]["p95_ns"].get<double>() - exact), bound * exact + 1e-9)
+                << w["name"] << " " << side;
+            g[side].erase("p95_ns"), w[side].erase("p95_ns");
+            g[side].erase("p95_error"), w[side].erase("p95_error");
+        }
+        g.erase("p95_delta_ns"), w.erase("p95_delta_ns");
+    }
+    EXPECT_EQ(got, want);
+    const CliResult text = run_cli("diff --progress none " + serving_ + " " + other);
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("from duration histograms, each within ±0.8%"), std::string::npos);
 }
 
 enum class File { Serving, Decode, Kept };
