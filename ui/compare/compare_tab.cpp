@@ -17,11 +17,15 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <optional>
 #include <utility>
 
+#include "analysis/compare/stored_diff.h"
 #include "iteration_delta_model.h"
 #include "kernel_delta_model.h"
 #include "metric_delta_model.h"
+#include "store/store_error.h"
+#include "store/store_reader.h"
 #include "ui/heatmap/heatmap_controls.h"
 #include "ui/plots/heatmap_plot.h"
 #include "ui/plots/plot_exporter.h"
@@ -48,13 +52,35 @@ struct Inputs {
     QString heatmap_error;                                  // why they are missing
 };
 
+// A run whose activities stayed in its file (a large one, trace::RunData::in_file): what
+// the diff reads of them, read from the file a stretch at a time.
+std::optional<analysis::ActivityFigures> figures_of(const OpenRun& run,
+                                                    const trace::StopToken& stop) {
+    if (!run.data->in_file) return std::nullopt;
+    const store::StoreReader reader(
+        run.path.toStdString(), {.migrate = false, .check_whole_file = false, .map_file = false});
+    return analysis::stored_activity_figures(reader, *run.data, {}, stop);
+}
+
 // Throws trace::Cancelled once `stop` is requested; the query drops that silently.
-CompareTab::Job run_diff(const trace::RunData& a, const trace::RunData& b,
+CompareTab::Job run_diff(const OpenRun& run_a, const OpenRun& run_b,
                          const analysis::HeatmapSpec& spec, const Inputs& in,
                          const trace::StopToken& stop) {
     CompareTab::Job job;
+    const trace::RunData& a = *run_a.data;
+    const trace::RunData& b = *run_b.data;
     analysis::DiffOptions options;
-    const analysis::DiffInputs given{&in.a->steps, &in.b->steps, in.map_a.get(), in.map_b.get()};
+    std::optional<analysis::ActivityFigures> figures_a, figures_b;
+    try {
+        figures_a = figures_of(run_a, stop);
+        figures_b = figures_of(run_b, stop);
+    } catch (const store::StoreError& e) {
+        job.error = QString::fromUtf8(e.what());  // names the file
+        return job;
+    }
+    analysis::DiffInputs given{&in.a->steps, &in.b->steps, in.map_a.get(), in.map_b.get()};
+    if (figures_a) given.figures_a = &*figures_a;
+    if (figures_b) given.figures_b = &*figures_b;
     job.heatmap_error = in.heatmap_error;
     if (in.map_a && in.map_b) {
         options.heatmap = spec;
@@ -390,12 +416,11 @@ void CompareTab::tryDiff() {
         showCancelled();
         return updateBusy();
     }
-    auto a = a_.data;
-    auto b = b_.data;  // shared: both stay alive while the job reads them
+    // Copies: their data is shared, so both runs stay alive while the job reads them.
     query_->run(
         tr("Comparing A and B…"),
-        [a, b, spec = spec_, in](const trace::StopToken& stop) {
-            return run_diff(*a, *b, spec, in, stop);
+        [a = a_, b = b_, spec = spec_, in](const trace::StopToken& stop) {
+            return run_diff(a, b, spec, in, stop);
         },
         [this](const Job& job) { show(job); });
     updateBusy();

@@ -6,7 +6,12 @@
 #include <QTableView>
 #include <QTest>
 
+#include <QTemporaryDir>
+#include <cmath>
+
 #include "../hand_run.h"
+#include "import/importer.h"
+#include "store/store_writer.h"
 #include "support/fixtures.h"
 #include "ui/compare/compare_tab.h"
 #include "ui/compare/iteration_delta_model.h"
@@ -201,6 +206,58 @@ class CompareTabTest : public QObject {
         QCOMPARE(int(spec.rows), int(analysis::HeatmapRows::Role));
         QCOMPARE(int(spec.window), int(analysis::WindowKind::Steps));
         QCOMPARE(spec.window_size, std::int64_t{1});
+    }
+
+    // Large runs open without their activities (trace::RunData::in_file): the tab reads what
+    // it compares of them from their files, and shows what the runs read whole show: the
+    // iteration sentence and table, and every kernel's count and total (P95 within 0.8 %).
+    void runsLeftInTheirFilesCompareAsWhole() {
+        const char* vllm = "engines/vllm_v1_mi300x_fullgraph_decode_bs32_step.json.gz";
+        const char* sglang = "engines/sglang_mi300x_qwen3_8b_graph_decode_bs32_step.json.gz";
+        TOKENSCOPE_QT_NEED_FIXTURE(vllm);
+        TOKENSCOPE_QT_NEED_FIXTURE(sglang);
+        QTemporaryDir dir;
+        auto light = [&](const ui::OpenRun& whole, const QString& name) {
+            const QString path = dir.filePath(name);
+            store::StoreWriter(path.toStdString()).write_run(*whole.data);
+            import::ImportOptions options;
+            options.leave_activities_from = 1;
+            auto runs = ui::RunLoader::load(path.toStdString(), {}, options);
+            ui::OpenRun run = test::open_run(std::move(runs.at(0)), path);
+            run.file_run = 0;
+            return run;
+        };
+        const ui::OpenRun whole_a = fixture_run(vllm), whole_b = fixture_run(sglang);
+        const ui::OpenRun a = light(whole_a, QStringLiteral("a.tokenscope"));
+        const ui::OpenRun b = light(whole_b, QStringLiteral("b.tokenscope"));
+        QVERIFY(a.data->in_file && a.data->activities.empty());
+        ui::CompareTab from_files, in_memory;
+        QSignalSpy ready(&from_files, &ui::CompareTab::diffReady);
+        from_files.compare(a, b);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QSignalSpy ready_whole(&in_memory, &ui::CompareTab::diffReady);
+        in_memory.compare(whole_a, whole_b);
+        QTRY_COMPARE_WITH_TIMEOUT(ready_whole.count(), 1, 30000);
+        QVERIFY(from_files.showsIterations());
+        QCOMPARE(from_files.iterationText(), in_memory.iterationText());
+        const auto* got = from_files.iterationModel();
+        const auto* want = in_memory.iterationModel();
+        QCOMPARE(got->rowCount(), want->rowCount());
+        for (int r = 0; r < want->rowCount(); ++r)
+            for (int c = 0; c < want->columnCount(); ++c)
+                QCOMPARE(got->index(r, c).data(), want->index(r, c).data());
+        auto* kg = from_files.kernelModel();
+        auto* kw = in_memory.kernelModel();
+        QCOMPARE(kg->rowCount(), kw->rowCount());
+        QVERIFY(kw->rowCount() > 10);
+        for (int r = 0; r < kw->rowCount(); ++r) {
+            const auto& g = kg->kernel(r);
+            const auto& w = kw->kernel(r);
+            QCOMPARE(g.name, w.name);
+            QCOMPARE(g.a.count, w.a.count);
+            QCOMPARE(g.b.total_ns, w.b.total_ns);
+            QVERIFY(std::abs(g.b.p95_ns - w.b.p95_ns) <= w.b.p95_ns / 128 + 1e-9);
+        }
     }
 
     void swapExchangesAAndB() {
