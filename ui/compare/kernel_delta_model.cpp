@@ -98,7 +98,11 @@ QString KernelDeltaModel::text(const analysis::NameDiff& k, int column) const {
     const QString sign = delta && v.toDouble() > 0 ? QStringLiteral("+") : QString();
     if (column == CountA || column == CountB || column == CountDelta)
         return sign + QString::number(v.toLongLong());
-    return sign + plots::TimeFormat::duration(std::llround(v.toDouble()), unit_);
+    QString out = sign + plots::TimeFormat::duration(std::llround(v.toDouble()), unit_);
+    // A run read from its file has each P95 from a histogram: the cell says how close.
+    const double error = column == P95A ? k.a.p95_error : column == P95B ? k.b.p95_error : 0.0;
+    if (error > 0) out += QStringLiteral(" \u00b1%1%").arg(error * 100.0, 0, 'f', 1);
+    return out;
 }
 
 QVariant KernelDeltaModel::data(const QModelIndex& index, int role) const {
@@ -109,7 +113,13 @@ QVariant KernelDeltaModel::data(const QModelIndex& index, int role) const {
             return index.column() == Name ? labels_[static_cast<std::size_t>(index.row())]
                                           : text(k, index.column());
         case Qt::ToolTipRole:
-            return index.column() == Name ? QString::fromStdString(k.name) : QVariant();
+            if (index.column() == Name) return QString::fromStdString(k.name);
+            if ((index.column() == P95A && k.a.p95_error > 0) ||
+                (index.column() == P95B && k.b.p95_error > 0))
+                return tr(
+                    "From a duration histogram of the run's file (a run too large to read "
+                    "whole): within the stated bound of the exact P95.");
+            return {};
         case FullNameRole:
             return QString::fromStdString(k.name);
         case SortRole:
