@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "analysis/join/stored_slow_tokens.h"
 #include "analysis/metrics/client_figures.h"
 #include "analysis/metrics/metrics.h"
 #include "arg_parser.h"
@@ -8,6 +9,8 @@
 #include "json_out.h"
 #include "stats_report.h"
 #include "token_report.h"
+
+#include "store/store_reader.h"
 
 namespace tokenscope::cli {
 
@@ -30,15 +33,22 @@ int cmd_stats(const std::vector<std::string>& args) {
     options.warmup_steps = static_cast<std::size_t>(p.get_int("warmup-steps"));
     const long long slowest = p.get_int("slowest");
     if (slowest < 0) throw UsageError{"stats: --slowest must be 0 or more"};
-    // The slowest tokens name their iterations' kernels; the figures need only steps.
-    auto runs = load_inputs(p, "stats", slowest > 0 ? Needs::Activities : Needs::Totals);
+    // The figures need only steps; the slowest tokens name their iterations' kernels, which
+    // a run left in its file reads for those iterations alone (stored_slow_tokens.h).
+    auto runs = load_inputs(p, "stats", Needs::Totals);
     nlohmann::json out = {{"runs", nlohmann::json::array()}};
     for (const auto& r : runs) {
         // Client results: over the requests inside the tool's measurement window.
         auto m = analysis::windowed_metrics(r.data, options);
         std::vector<analysis::SlowToken> slow;
-        if (slowest > 0)
-            slow = analysis::slowest_tokens(r.data, {.count = static_cast<std::size_t>(slowest)});
+        const analysis::SlowTokenOptions slow_options{.count = static_cast<std::size_t>(slowest)};
+        if (slowest > 0 && r.data.in_file) {
+            const store::StoreReader reader(
+                r.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+            slow = analysis::stored_slowest_tokens(reader, r.data, slow_options);
+        } else if (slowest > 0) {
+            slow = analysis::slowest_tokens(r.data, slow_options);
+        }
         if (p.has("json")) {
             out["runs"].push_back(stats_json(r, m));
             if (slowest > 0) out["runs"].back()["slowest_tokens"] = slow_tokens_json(slow);

@@ -125,7 +125,6 @@ TEST_F(SummarisedCli, ADamagedActivityPageFailsWhatReadsActivities) {
     EXPECT_EQ(run_cli("info --json --progress none " + damaged).status, 0);
     EXPECT_EQ(run_cli("stats --json --progress none " + damaged).status, 0);
     fails("breakdown", damaged);
-    fails("stats --slowest 2", damaged);
     fails("heatmap --rows kernel", damaged);
     const std::string whole = whole_copy(damaged);
     fails("info", whole);
@@ -168,6 +167,37 @@ TEST_F(SummarisedCli, ARunIsAttributedAsItIsWritten) {
     const CliResult whole = run_cli("breakdown --json --steps --progress none " + copy);
     ASSERT_EQ(kept.status, 0) << kept.err;
     EXPECT_EQ(kept.out, replace_all(whole.out, copy, path));
+}
+
+// stats --slowest reads the activities of the slowest tokens' windows alone: what it prints
+// is what a whole read prints (their kernels and attribution included), and a damaged
+// activity page fails it, naming the file. A model decode: each token's step is its window.
+TEST_F(SummarisedCli, TheSlowestTokensReadTheirWindows) {
+    const std::string path = dir_->file("tokens.tokenscope");
+    const CliResult r = run_cli(
+        "run --backend model --preset tiny --gpu H100-SXM5 --batch 2 --prompt 16 --tokens 8 "
+        "--seed 5 --quiet --progress none --out " +
+        path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string copy = whole_copy(path);
+    for (const char* cmd : {"stats --json --slowest 3", "stats --slowest 4"}) {
+        const CliResult light = run_cli(std::string(cmd) + " --progress none " + path);
+        const CliResult whole = run_cli(std::string(cmd) + " --progress none " + copy);
+        ASSERT_EQ(light.status, 0) << light.err;
+        EXPECT_EQ(light.out, replace_all(whole.out, copy, path)) << cmd;
+    }
+    const CliResult json = run_cli("stats --json --slowest 3 --progress none " + path);
+    const auto slow = nlohmann::json::parse(json.out)["runs"][0]["slowest_tokens"];
+    ASSERT_EQ(slow.size(), 3u);
+    EXPECT_FALSE(slow[0]["kernels"].empty()) << slow[0];
+    const std::string damaged = dir_->file("tokens_damaged.tokenscope");
+    fs::copy_file(path, damaged, fs::copy_options::overwrite_existing);
+    tokenscope::test::corrupt_root_page(damaged, "activity_chunk");
+    const CliResult bad = run_cli("stats --slowest 2 --progress none " + damaged);
+    EXPECT_EQ(bad.status, 1) << bad.out;
+    EXPECT_NE(bad.err.find(damaged), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("corrupt file"), std::string::npos) << bad.err;
+    EXPECT_EQ(run_cli("stats --progress none " + damaged).status, 0);
 }
 
 // diff reads what it needs of two summarised runs' activities from their files, a stretch

@@ -20,21 +20,6 @@ namespace {
 using trace::ActivityKind;
 using Interval = std::pair<std::int64_t, std::int64_t>;
 
-// The driving lane from the stored per-lane totals, as resolve_driving_lane counts it.
-int driving_lane(const store::StoreReader& reader, const trace::RunData& run, int requested,
-                 const trace::StopToken& stop) {
-    if (requested >= 0) return resolve_driving_lane(run, requested, stop);
-    std::vector<std::int64_t> api(run.lanes.size(), 0), ranges(run.lanes.size(), 0);
-    for (std::size_t lane = 0; lane < run.lanes.size(); ++lane) {
-        if (run.lanes[lane].kind != trace::LaneKind::CpuThread) continue;
-        const auto t = reader.activity_totals(run.info.id, static_cast<std::uint16_t>(lane));
-        if (!t) continue;
-        api[lane] = t->count(ActivityKind::Api) + t->count(ActivityKind::Sync);
-        ranges[lane] = t->count(ActivityKind::Range);
-    }
-    return driving_lane_of_counts(api, ranges);
-}
-
 // Slice bounds T_0 < ... < T_K over everything the run holds: every lane's activities
 // (their starts included, whatever their ends) and every step, in slices of equal time.
 std::vector<std::int64_t> slice_bounds(const store::StoreReader& reader, const trace::RunData& run,
@@ -193,6 +178,20 @@ void walk_slices(const store::StoreReader& reader, const trace::RunData& run,
 
 }  // namespace
 
+int stored_driving_lane(const store::StoreReader& reader, const trace::RunData& run, int requested,
+                        const trace::StopToken& stop) {
+    if (requested >= 0) return resolve_driving_lane(run, requested, stop);
+    std::vector<std::int64_t> api(run.lanes.size(), 0), ranges(run.lanes.size(), 0);
+    for (std::size_t lane = 0; lane < run.lanes.size(); ++lane) {
+        if (run.lanes[lane].kind != trace::LaneKind::CpuThread) continue;
+        const auto t = reader.activity_totals(run.info.id, static_cast<std::uint16_t>(lane));
+        if (!t) continue;
+        api[lane] = t->count(ActivityKind::Api) + t->count(ActivityKind::Sync);
+        ranges[lane] = t->count(ActivityKind::Range);
+    }
+    return driving_lane_of_counts(api, ranges);
+}
+
 AttributionRecord attribute_stored_run(const store::StoreReader& reader, const trace::RunData& run,
                                        const StoredAnalysisOptions& options,
                                        const trace::ProgressFn& progress,
@@ -200,7 +199,7 @@ AttributionRecord attribute_stored_run(const store::StoreReader& reader, const t
     const trace::ActivityTotals totals = run.activity_totals();
     AttributionOptions attribution = options.attribution;
     // Resolved once for the run: a slice alone might pick another lane.
-    attribution.driving_lane = driving_lane(reader, run, attribution.driving_lane, stop);
+    attribution.driving_lane = stored_driving_lane(reader, run, attribution.driving_lane, stop);
     Totals tot;
     for (const auto& s : run.steps) {
         tot.steps.push_back({s.start_ns, s.end_ns, {}, {}});

@@ -43,6 +43,11 @@ AttributionRecord attribute_stored_run(const store::StoreReader& reader, const t
                                        const StoredAnalysisOptions& options = {},
                                        const trace::ProgressFn& progress = {},
                                        const trace::StopToken& stop = {});
+// The attribution's driving lane of a run left in its file: `requested` when it is a CPU
+// thread, else chosen as resolve_driving_lane chooses it, from the stored per-lane totals.
+int stored_driving_lane(const store::StoreReader& reader, const trace::RunData& run,
+                        int requested = -1, const trace::StopToken& stop = {});
+
 // The rest: the summaries, phases and verdict of `run` from its record.
 RunAnalysis analysis_from_record(const trace::RunData& run, AttributionRecord record,
                                  const VerdictOptions& verdict = {},

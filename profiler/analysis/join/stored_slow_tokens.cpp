@@ -1,0 +1,64 @@
+#include "stored_slow_tokens.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "analysis/attribution/stored_analysis.h"
+#include "store/store_reader.h"
+#include "trace/activity_order.h"
+
+namespace tokenscope::analysis {
+namespace {
+
+using TokenWindow = std::pair<std::int64_t, std::int64_t>;
+
+// The tokens' windows, sorted and merged where they touch.
+std::vector<TokenWindow> merged_windows(const std::vector<SlowToken>& tokens) {
+    std::vector<TokenWindow> windows;
+    for (const SlowToken& t : tokens)
+        if (t.has_window()) windows.emplace_back(t.window_start_ns, t.window_end_ns);
+    std::sort(windows.begin(), windows.end());
+    std::vector<TokenWindow> out;
+    for (const TokenWindow& w : windows) {
+        if (!out.empty() && w.first <= out.back().second)
+            out.back().second = std::max(out.back().second, w.second);
+        else
+            out.push_back(w);
+    }
+    return out;
+}
+
+// StoreReader::for_each_activity's overlap rule: a marker counts where it starts.
+bool overlaps(const trace::Activity& a, const TokenWindow& w) {
+    return a.start_ns < w.second && (a.end_ns > w.first || a.start_ns >= w.first);
+}
+
+}  // namespace
+
+std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
+                                             const trace::RunData& run,
+                                             const SlowTokenOptions& options,
+                                             const trace::StopToken& stop) {
+    SlowTokenOptions resolved = options;
+    resolved.attribution.driving_lane =
+        stored_driving_lane(reader, run, options.attribution.driving_lane, stop);
+    // The choice needs the steps alone: on the run without activities it is the same.
+    const std::vector<TokenWindow> windows = merged_windows(slowest_tokens(run, resolved, stop));
+    trace::RunData part = run;
+    part.in_file.reset();
+    for (std::size_t lane = 0; lane < run.lanes.size(); ++lane)
+        for (std::size_t k = 0; k < windows.size(); ++k) {
+            stop.throw_if_stopped();
+            reader.for_each_activity(run.info.id, static_cast<std::uint16_t>(lane),
+                                     windows[k].first, windows[k].second,
+                                     [&](const trace::Activity& a) {
+                                         // One running across two windows was read with the first.
+                                         if (k == 0 || !overlaps(a, windows[k - 1]))
+                                             part.activities.push_back(a);
+                                     });
+        }
+    trace::sort_activities(part.activities);
+    return slowest_tokens(part, resolved, stop);
+}
+
+}  // namespace tokenscope::analysis
