@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/heatmap/heatmap_csv.h"
+#include "analysis/heatmap/stored_heatmap.h"
 #include "analysis/kernel_name.h"
 #include "analysis/run_kind.h"
 #include "arg_parser.h"
@@ -13,6 +14,7 @@
 #include "image_options.h"
 #include "input_runs.h"
 #include "json_out.h"
+#include "store/store_reader.h"
 #include "text_table.h"
 
 namespace tokenscope::cli {
@@ -45,6 +47,8 @@ nlohmann::json heatmap_json(const LoadedRun& run, const analysis::Heatmap& map) 
             {"metric", to_string(map.spec.metric)},
             {"columns", columns},
             {"sla_baseline_windows", map.sla_baseline},
+            // Each cell's P95 within this relative bound of the exact one (0: exact).
+            {"p95_error", map.value_error},
             {"rows", rows}};
 }
 
@@ -77,7 +81,12 @@ void print_text(const LoadedRun& run, const analysis::Heatmap& map) {
     }
     t.print(std::cout, false);
     std::cout << "(column headers: window start in ms from the first window; --csv or --json "
-                 "give full row labels)\n\n";
+                 "give full row labels)\n";
+    if (map.value_error > 0)
+        std::cout << "(kernels read from the .tokenscope file: each P95 from a duration histogram, "
+                     "within ±"
+                  << format_percent(map.value_error, 1) << "; counts exact)\n";
+    std::cout << '\n';
 }
 
 // The same rendering code as the GUI's Heatmap tab, headless.
@@ -112,13 +121,16 @@ int cmd_heatmap(const std::vector<std::string>& args) {
     for (auto& r : runs) {
         analysis::Heatmap map;
         analysis::HeatmapSpec spec = heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
-        // Kernel rows place kernels: read them (and the spec again: its window fits them).
-        if (spec.metric == analysis::HeatmapMetric::KernelDuration && r.data.in_file) {
-            read_activities(r, p);
-            spec = heatmap_spec_from(p, analysis::default_heatmap_spec(r.data));
-        }
         try {
-            map = analysis::compute_heatmap(r.data, spec);
+            // Kernel rows of a run left in its file read its kernels from there, a lane at
+            // a time, into a histogram per cell (stored_heatmap.h).
+            if (r.data.in_file) {
+                const store::StoreReader reader(
+                    r.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+                map = analysis::compute_stored_heatmap(reader, r.data, spec);
+            } else {
+                map = analysis::compute_heatmap(r.data, spec);
+            }
         } catch (const std::invalid_argument& e) {
             throw UsageError{"heatmap: " + r.path + ": " + e.what()};
         }

@@ -22,6 +22,14 @@ std::int64_t kernel_span(const trace::RunData& run) {
         lo = std::min(lo, a.start_ns);
         hi = std::max(hi, a.end_ns);
     }
+    // A run whose activities stayed in its file: the same bounds, from its stored totals.
+    if (run.in_file)
+        for (const auto& cell :
+             run.in_file->totals.cells[static_cast<std::size_t>(trace::ActivityKind::Kernel)])
+            if (cell.count > 0) {
+                lo = std::min(lo, cell.first_start_ns);
+                hi = std::max(hi, cell.last_end_ns);
+            }
     return hi > lo ? hi - lo : 0;
 }
 

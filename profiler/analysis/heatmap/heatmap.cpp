@@ -5,12 +5,14 @@
 #include <atomic>
 #include <charconv>
 #include <limits>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 
 #include "analysis/metrics/distribution.h"
 #include "heatmap_samples.h"
+#include "store/duration_histogram.h"
 
 namespace tokenscope::analysis {
 namespace {
@@ -124,21 +126,55 @@ void fill_cells(Heatmap& map, const HeatmapSamples& samples, const Windows& wind
     });
 }
 
-}  // namespace
+// One pass: a duration histogram per cell, allocated as the cell's first sample comes.
+void fill_cells_by_histogram(Heatmap& map, const HeatmapSamples& samples, const Windows& windows,
+                             const trace::StopToken& stop) {
+    const std::size_t cols = map.columns.size();
+    std::vector<std::unique_ptr<store::DurationHistogram>> cells(map.cells.size());
+    samples.for_each([&](std::uint32_t row, std::int64_t t, double v) {
+        const std::int64_t c = windows.column_of(t);
+        if (c < 0) return;
+        auto& h = cells[row * cols + static_cast<std::size_t>(c)];
+        if (!h) h = std::make_unique<store::DurationHistogram>();
+        h->add(static_cast<std::int64_t>(v));
+    });
+    trace::for_index_stoppable(map.cells.size(), stop, [&](std::size_t i) {
+        if (!cells[i]) return;
+        map.cells[i].count = static_cast<std::int64_t>(cells[i]->count());
+        map.cells[i].value = cells[i]->percentile(0.95);
+    });
+    map.value_error = store::DurationHistogram::kRelativeError;
+}
 
-Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
-                        const trace::StopToken& stop) {
+Heatmap build(const trace::RunData& run, const HeatmapSpec& spec, const ActivityVisit& visit,
+              const trace::StopToken& stop) {
     g_heatmap_builds.fetch_add(1, std::memory_order_relaxed);
-    const HeatmapSamples samples(run, spec, stop);
+    const HeatmapSamples samples(run, spec, stop, visit);
     const Windows windows(run, spec, samples, stop);
     Heatmap map;
     map.spec = spec;
     map.row_labels = samples.row_labels();
     map.columns = windows.columns();
     map.cells.resize(map.row_labels.size() * map.columns.size());
-    fill_cells(map, samples, windows, stop);
+    // Durations streamed from a file are too many to hold: a histogram per cell.
+    if (visit && spec.metric == HeatmapMetric::KernelDuration)
+        fill_cells_by_histogram(map, samples, windows, stop);
+    else
+        fill_cells(map, samples, windows, stop);
     finish_heatmap(map);
     return map;
+}
+
+}  // namespace
+
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
+                        const trace::StopToken& stop) {
+    return build(run, spec, {}, stop);
+}
+
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
+                        const ActivityVisit& visit, const trace::StopToken& stop) {
+    return build(run, spec, visit, stop);
 }
 
 std::uint64_t heatmap_builds() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,9 @@ struct Heatmap {
     std::vector<std::optional<std::size_t>> row_flag;
     std::size_t sla_baseline = 0;                // the first sla_baseline columns calibrate row_sla
     std::optional<double> min_value, max_value;  // over non-empty cells
+    // Relative bound of every cell's value: 0 when exact; a run's kernel durations read from
+    // its file go into a histogram per cell (store::DurationHistogram, "±0.8%").
+    double value_error = 0;
 
     std::size_t row_count() const { return row_labels.size(); }
     std::size_t column_count() const { return columns.size(); }
@@ -116,6 +120,15 @@ inline constexpr std::size_t kMaxHeatmapColumns = 100'000;
 // Throws trace::Cancelled once `stop` is requested (checked every few thousand samples).
 Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
                         const trace::StopToken& stop = {});
+
+// Hands every activity of a run to the callback, one pass per call.
+using ActivityVisit = std::function<void(const std::function<void(const trace::Activity&)>& each)>;
+// compute_heatmap with the activities handed over by `visit` (a run whose activities stayed
+// in its file: stored_heatmap.h). A kernel-duration heatmap then takes two passes and keeps
+// one duration histogram per cell instead of every duration, so each cell's P95 is within
+// value_error (store::DurationHistogram::kRelativeError) of the exact one; counts are exact.
+Heatmap compute_heatmap(const trace::RunData& run, const HeatmapSpec& spec,
+                        const ActivityVisit& visit, const trace::StopToken& stop = {});
 // compute_heatmap calls in this process so far: lets a test check that the GUI computes
 // each (run, spec) heatmap once however many views show it.
 std::uint64_t heatmap_builds();

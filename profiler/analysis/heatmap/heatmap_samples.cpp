@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "batch_label.h"
 
@@ -127,8 +128,8 @@ void check_fit(const HeatmapSpec& spec) {
 }  // namespace
 
 HeatmapSamples::HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec,
-                               const trace::StopToken& stop)
-    : run_(run), stop_(stop) {
+                               const trace::StopToken& stop, ActivityVisit visit)
+    : run_(run), stop_(stop), visit_(std::move(visit)) {
     check_fit(spec);
     if (spec.metric == HeatmapMetric::KernelDuration) {
         build_kernel_rows(spec);
@@ -156,7 +157,7 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
     constexpr auto kNone = std::numeric_limits<std::int64_t>::max();
     constexpr auto kNoneLast = std::numeric_limits<std::int64_t>::min();
     std::vector<std::int64_t> first(keys, kNone), last(keys, kNoneLast);
-    trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
+    auto count_kernel = [&](const trace::Activity& a) {
         if (a.kind != trace::ActivityKind::Kernel || a.start_ns < kernel_cutoff_) return;
         std::size_t k = by_rank    ? (a.lane < rank_key.size() ? rank_key[a.lane] : 0)
                         : by_role  ? static_cast<std::size_t>(roles.of_name(a.name))
@@ -171,7 +172,11 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
         ++count[k];
         first[k] = std::min(first[k], a.start_ns);
         last[k] = std::max(last[k], a.start_ns);
-    });
+    };
+    if (visit_)
+        visit_(count_kernel);
+    else
+        trace::for_each_stoppable(run_.activities, stop_, count_kernel);
     stop_.throw_if_stopped();
     std::vector<std::size_t> shown;
     for (std::size_t k = 0; k < keys; ++k)
@@ -213,11 +218,11 @@ void HeatmapSamples::build_kernel_rows(const HeatmapSpec& spec) {
 // Role rows are looked up by name id, like kernel rows: each kernel name the run's
 // kernels carry takes its role's row.
 std::vector<std::int32_t> HeatmapSamples::rows_by_name(KernelRoles& roles) const {
+    // Every name, not only those kernels carry (kernel_row asks for kernels alone): no pass
+    // over the activities, which a run left in its file does not have in memory.
     std::vector<std::int32_t> per_name(run_.strings.size(), -1);
-    for (const auto& a : run_.activities)
-        if (a.kind == trace::ActivityKind::Kernel && a.name < per_name.size() &&
-            per_name[a.name] == -1)
-            per_name[a.name] = row_of_id_[static_cast<std::size_t>(roles.of_name(a.name))];
+    for (std::uint32_t id = 0; id < per_name.size(); ++id)
+        per_name[id] = row_of_id_[static_cast<std::size_t>(roles.of_name(id))];
     return per_name;
 }
 

@@ -20,9 +20,11 @@ class KernelRoles;
 class HeatmapSamples {
   public:
     // Throws std::invalid_argument when spec.rows does not fit spec.metric. `stop` is
-    // checked here and on every for_each (trace::Cancelled).
+    // checked here and on every for_each (trace::Cancelled). `visit`, when given, hands
+    // over every activity of the run in place of run.activities (a run left in its file:
+    // stored_heatmap.h); each call is one pass.
     HeatmapSamples(const trace::RunData& run, const HeatmapSpec& spec,
-                   const trace::StopToken& stop = {});
+                   const trace::StopToken& stop = {}, ActivityVisit visit = {});
 
     const std::vector<std::string>& row_labels() const { return labels_; }
     std::int64_t min_time() const { return min_time_; }  // INT64_MAX when empty
@@ -37,10 +39,14 @@ class HeatmapSamples {
                                        [&](std::size_t i) { fn(rows_[i], times_[i], values_[i]); });
             return;
         }
-        trace::for_each_stoppable(run_.activities, stop_, [&](const trace::Activity& a) {
+        auto sample = [&](const trace::Activity& a) {
             std::int32_t row = kernel_row(a);
             if (row >= 0) fn(static_cast<std::uint32_t>(row), a.start_ns, double(a.duration_ns()));
-        });
+        };
+        if (visit_)
+            visit_(sample);
+        else
+            trace::for_each_stoppable(run_.activities, stop_, sample);
     }
 
   private:
@@ -57,6 +63,7 @@ class HeatmapSamples {
 
     const trace::RunData& run_;
     trace::StopToken stop_;
+    ActivityVisit visit_;
     bool kernels_ = false;
     bool by_lane_ = false;
     std::int64_t kernel_cutoff_ = std::numeric_limits<std::int64_t>::min();
