@@ -416,6 +416,10 @@ QString HeatmapPlot::cellToolTip(std::size_t row, std::size_t column) const {
     const std::int64_t count = i < data_.counts.size() ? data_.counts[i] : 0;
     if (!v) return text + tr("blank: no samples");
     text += tr("P95 %1 (%2 samples)").arg(valueText(*v)).arg(count);
+    // Kernels read from a file too large to read whole: a histogram per cell.
+    if (data_.value_error > 0)
+        text += tr("<br>within \u00b1%1% (from a duration histogram)")
+                    .arg(data_.value_error * 100.0, 0, 'f', 1);
     if (row < data_.row_sla.size() && data_.row_sla[row])
         text += tr("<br>row SLA %1%2")
                     .arg(valueText(*data_.row_sla[row]),

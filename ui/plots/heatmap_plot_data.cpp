@@ -43,6 +43,7 @@ HeatmapPlotData HeatmapPlotData::fromHeatmap(const analysis::Heatmap& map,
     d.row_sla = map.row_sla;
     d.row_flag = map.row_flag;
     d.sla_baseline = map.sla_baseline;
+    d.value_error = map.value_error;
     d.lo = map.min_value;
     d.hi = map.max_value;
     if (run != nullptr && map.spec.window == analysis::WindowKind::Steps && !d.columns.empty()) {

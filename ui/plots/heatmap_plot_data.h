@@ -31,6 +31,8 @@ struct HeatmapPlotData {
     std::vector<std::optional<double>> row_sla;
     std::vector<std::optional<std::size_t>> row_flag;
     std::size_t sla_baseline = 0;  // the first N columns calibrate row_sla; 0 = none drawn
+    // Relative bound of each value (analysis::Heatmap::value_error): 0 when exact.
+    double value_error = 0;
     std::optional<double> lo, hi;  // colour range in ns; unset = no non-blank cell
     // Where set, the column ticks (the fleet view's clock times) instead of times from
     // origin_ns, under the axis title column_axis; value_name names the cell value on

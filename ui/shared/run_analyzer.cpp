@@ -7,6 +7,7 @@
 
 #include "analysis/attribution/stored_analysis.h"
 #include "analysis/attribution/stored_attribution.h"
+#include "analysis/heatmap/stored_heatmap.h"
 #include "background_query.h"
 #include "store/store_error.h"
 #include "store/store_reader.h"
@@ -60,6 +61,16 @@ analysis::RunAnalysis kept_or_computed(const OpenRun& run, const trace::StopToke
         }
     }
     return analysis::analyse_run(*run.data, {}, {}, stop);
+}
+
+// A run whose activities stayed in its file reads its kernels from there for kernel rows
+// (a histogram per cell, stored_heatmap.h); every other heatmap is made from memory.
+analysis::Heatmap heatmap_of(const OpenRun& run, const analysis::HeatmapSpec& spec,
+                             const trace::StopToken& stop) {
+    if (!run.data->in_file) return analysis::compute_heatmap(*run.data, spec, stop);
+    const store::StoreReader reader(
+        run.path.toStdString(), {.migrate = false, .check_whole_file = false, .map_file = false});
+    return analysis::compute_stored_heatmap(reader, *run.data, spec, stop);
 }
 
 }  // namespace
@@ -185,23 +196,15 @@ void RunAnalyzer::start(Product& p, BackgroundQuery* slot) {
         target->done = true;
         finished(*target);
     };
-    auto data = p.run.data;  // shared: stays alive while the job reads it
+    // The jobs take copies of the run, whose data is shared: it stays alive while they read.
     if (p.spec) {
         const analysis::HeatmapSpec spec = *p.spec;
         p.generation = p.query->run(
             tr("Computing the heatmap…"),
-            [data, spec](const trace::StopToken& stop) {
+            [run = p.run, spec](const trace::StopToken& stop) {
                 return attempt([&](Outcome& o) {
-                    // Kernel rows place each kernel: a run whose activities stayed in its
-                    // file has none in memory, and its heatmap would be silently empty.
-                    if (spec.metric == analysis::HeatmapMetric::KernelDuration && data->in_file)
-                        throw std::runtime_error(
-                            "kernel durations are placed kernel by kernel, and this run's " +
-                            std::to_string(data->in_file->totals.activities()) +
-                            " activities stay in its file: choose a step metric (TTFT, ITL, "
-                            "step latency), or `tokenscope heatmap --metric kernel` on the file");
-                    o.heatmap = std::make_shared<const analysis::Heatmap>(
-                        analysis::compute_heatmap(*data, spec, stop));
+                    o.heatmap =
+                        std::make_shared<const analysis::Heatmap>(heatmap_of(run, spec, stop));
                 });
             },
             done);
