@@ -58,6 +58,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::setRun(const OpenRun& run) {
     run_ = run;
     classifier_.reset();
+    pending_ = {};
     window_.reset();
     summaries_.reset();
     const plots::TimeUnit unit = scene_.unit;
@@ -134,6 +135,7 @@ void TimelineView::takeStretch() {
     scene_.hovered = scene_.linked = scene_.found = TimelineScene::kNone;
     scene_.linked_all.clear();
     scene_.highlighted.clear();
+    markPending();
     update();
 }
 
@@ -194,28 +196,61 @@ void TimelineView::reveal(std::size_t activity) {
     if (scene_.index == nullptr || activity >= activities().size()) return;
     const auto& a = activities()[activity];
     scene_.found = activity;
-    const int lane = static_cast<int>(a.lane);
+    showSpan(static_cast<int>(a.lane), a.start_ns, a.end_ns, depthOf(activity));
+    emit detailsChanged(describe(activity));
+    update();
+}
+
+void TimelineView::revealAt(int lane, qint64 start_ns, qint64 end_ns) {
+    if (scene_.index == nullptr) return;
+    scene_.found = TimelineScene::kNone;
+    pending_ = {lane, start_ns, end_ns};
+    showSpan(lane, start_ns, end_ns, 0);
+    markPending();
+    update();
+}
+
+void TimelineView::markPending() {
+    const TimelineIndex* index = scene_.activity_index();
+    if (pending_.lane < 0 || index == nullptr ||
+        static_cast<std::size_t>(pending_.lane) >= index->run().lanes.size())
+        return;
+    const auto& acts = index->run().activities;
+    const auto r = index->visible(static_cast<std::size_t>(pending_.lane), pending_.start_ns,
+                                  pending_.start_ns + 1);
+    for (std::size_t i = r.begin; i < r.end; ++i)
+        if (acts[i].start_ns == pending_.start_ns && acts[i].end_ns == pending_.end_ns) {
+            scene_.found = i;
+            pending_ = {};
+            emit detailsChanged(describe(i));
+            return;
+        }
+}
+
+// Shows a span of `lane`: opens its group and nesting level, zooms so it is a third of the
+// view (unless it is already a readable width), centres it and scrolls to its row.
+void TimelineView::showSpan(int lane, std::int64_t start_ns, std::int64_t end_ns, int depth) {
     // Its lanes' group open and its nesting level shown (for this view, not remembered).
     bool relayout = false;
     if (const int g = layout_.group_of_lane(lane); g >= 0 && layout_.collapsed(g)) {
         layout_.set_collapsed(g, false);
         relayout = true;
     }
-    const int depth = depthOf(activity);
     if (depth + 1 > layout_.depth_limit(lane)) {
         layout_.set_depth_limit(lane, depth + 1);
         relayout = true;
     }
     if (relayout) rebuildLayout();
     const double w = plotWidth();
+    const std::int64_t duration = end_ns - start_ns;
     // Zoomed so the match is a third of the view when it would be a sliver or wider
     // than the view; else the zoom stays and the match is centred.
-    const double px = a.duration_ns() / scene_.viewport.ns_per_px();
+    const double px = duration / scene_.viewport.ns_per_px();
     if (px < 8.0 || px > w * 0.9) {
-        const std::int64_t pad = std::max<std::int64_t>(a.duration_ns(), 500);
-        scene_.viewport.fit(a.start_ns - pad, a.end_ns + pad, w);
+        const std::int64_t pad = std::max<std::int64_t>(duration, 500);
+        scene_.viewport.fit(start_ns - pad, end_ns + pad, w);
     }
-    const double centre = (a.start_ns + a.end_ns) / 2.0;
+    const double centre = (start_ns + end_ns) / 2.0;
     scene_.viewport.pan_px(w / 2.0 - scene_.viewport.x_of(static_cast<std::int64_t>(centre)));
     if (const auto* row = layout_.row_of_lane(lane)) {
         const int visible_h = height() - Layout::kAxisHeight;
@@ -224,8 +259,6 @@ void TimelineView::reveal(std::size_t activity) {
             scrollBy(y - scene_.scroll_y - visible_h / 3);
     }
     user_navigated_ = true;
-    emit detailsChanged(describe(activity));
-    update();
 }
 
 void TimelineView::setEmptyText(const QString& text) {
@@ -235,6 +268,7 @@ void TimelineView::setEmptyText(const QString& text) {
 
 void TimelineView::clearMatch() {
     scene_.found = TimelineScene::kNone;
+    pending_ = {};
     update();
 }
 

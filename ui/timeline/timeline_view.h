@@ -58,6 +58,9 @@ class TimelineView : public QWidget {
     // third of the view (unless it is already a readable width), centres it, scrolls to
     // its row and highlights it.
     void reveal(std::size_t activity);
+    // The same for a match named by its lane and time (FileSearch, a run whose activities
+    // stayed in its file): shown once the activities there are read.
+    void revealAt(int lane, qint64 start_ns, qint64 end_ns);
     // What the view says while no run is shown (how to open one; why one did not open).
     void setEmptyText(const QString& text);
     QString emptyText() const { return scene_.empty_text; }
@@ -125,6 +128,9 @@ class TimelineView : public QWidget {
     // stretch it has.
     void wantActivities();
     void takeStretch();
+    // Marks the match revealAt() asked for, once the stretch read holds it.
+    void markPending();
+    void showSpan(int lane, std::int64_t start_ns, std::int64_t end_ns, int depth);
 
     OpenRun run_;
     TimelineLayout layout_;
@@ -132,6 +138,11 @@ class TimelineView : public QWidget {
     std::unique_ptr<analysis::Classifier> classifier_;
     std::unique_ptr<SummaryTiles> summaries_;
     std::unique_ptr<ActivityWindow> window_;
+    struct Pending {
+        int lane = -1;
+        std::int64_t start_ns = 0, end_ns = 0;
+    };
+    Pending pending_;  // revealAt's match, lane -1 when none is waiting
     std::size_t summary_threshold_ = kSummaryThreshold;
     Drag drag_ = Drag::None;
     QPoint press_pos_;

@@ -60,7 +60,7 @@ class TimelineInFileTest : public QObject {
     }
 
     // Opened through the window with a threshold under its size: no activity in memory,
-    // their totals from the file, search saying why it cannot run, and the whole run
+    // their totals from the file, Find saying it searches the file, and the whole run
     // painted from its summaries with no activity read.
     void opensWithoutItsActivities() {
         ui::MainWindow window;
@@ -75,8 +75,8 @@ class TimelineInFileTest : public QObject {
         auto* view = window.timelineTab()->view();
         QVERIFY(view->activityWindow() != nullptr);
         QVERIFY(view->summaryTiles() != nullptr);
-        auto* search = window.timelineTab()->findChild<QLineEdit*>();
-        QVERIFY(search != nullptr && !search->isEnabled());
+        auto* search = window.timelineTab()->searchBox();
+        QVERIFY(search->isEnabled());
         QVERIFY(search->placeholderText().contains(
             QLocale().toString(static_cast<qlonglong>(whole_.activities.size()))));
         view->summaryTiles()->waitForIdle();  // the levels
@@ -191,6 +191,46 @@ class TimelineInFileTest : public QObject {
         }
         QCOMPARE(got->assessment.verdict.primary, want.assessment.verdict.primary);
         QCOMPARE(got->assessment.verdict.advice, want.assessment.verdict.advice);
+        QVERIFY(test::settle());
+    }
+
+    // Find searches the file in the background when Enter is pressed: as many matches as
+    // the trace has activities of such a name (counted here by a plain scan), and the first
+    // from the view's start is revealed and marked once the activities there are read.
+    void findSearchesTheFile() {
+        ui::MainWindow window;
+        window.setLargeRunThreshold(1000);
+        window.resize(1400, 800);
+        open(window);
+        auto* tab = window.timelineTab();
+        auto* view = tab->view();
+        view->summaryTiles()->waitForIdle();
+        const QString text = QStringLiteral("RoTaRy_EmBeDdInG");  // vLLM's rotary kernel
+        std::size_t want = 0;
+        for (const auto& a : whole_.activities)
+            if (QString::fromUtf8(whole_.name_of(a).data(),
+                                  static_cast<qsizetype>(whole_.name_of(a).size()))
+                    .contains(text, Qt::CaseInsensitive))
+                ++want;
+        QVERIFY(want > 1);
+        tab->searchBox()->setText(text);
+        QCOMPARE(tab->fileSearch().count(), std::size_t(0));  // not as one types
+        QTest::keyClick(tab->searchBox(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!tab->queryBusy(), 30'000);
+        QCOMPARE(tab->fileSearch().count(), want);
+        QCOMPARE(tab->fileSearch().position(), std::size_t(1));
+        QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
+        view->render(&image);  // asks for the activities of the match's view
+        view->activityWindow()->waitForIdle();
+        const std::size_t found = view->scene().found;
+        QVERIFY(found != ui::TimelineScene::kNone);
+        const auto& stretch = view->activityWindow()->index()->run();
+        const auto& a = stretch.activities[found];
+        QVERIFY(QString::fromUtf8(stretch.name_of(a).data(),
+                                  static_cast<qsizetype>(stretch.name_of(a).size()))
+                    .contains(text, Qt::CaseInsensitive));
+        QTest::keyClick(tab->searchBox(), Qt::Key_Return);  // the next one
+        QCOMPARE(tab->fileSearch().position(), std::size_t(2));
         QVERIFY(test::settle());
     }
 
