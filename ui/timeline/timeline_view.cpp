@@ -128,6 +128,10 @@ void TimelineView::wantActivities() {
         scene_.notice.clear();
 }
 
+bool TimelineView::reading() const {
+    return (summaries_ && !summaries_->idle()) || (window_ && !window_->idle());
+}
+
 // A new stretch of activities: what pointed into the last one is dropped.
 void TimelineView::takeStretch() {
     if (!window_ || window_->index() == scene_.spans) return update();

@@ -40,6 +40,9 @@ class TimelineView : public QWidget {
     // What a zoomed-in view reads of a run whose activities stayed in its file
     // (trace::RunData::in_file); nullptr for a run in memory.
     ActivityWindow* activityWindow() const { return window_.get(); }
+    // Summary tiles or activities the last frame asked for are still being read (a frame
+    // painted now would lack them): what a screenshot waits for.
+    bool reading() const;
     const OpenRun& run() const { return run_; }
     void setUnit(plots::TimeUnit unit);
     // Rows showing lanes (the step track not counted).

@@ -36,6 +36,8 @@ class ScreenshotTaker : public QObject {
   signals:
     // ok: every picture is saved; otherwise `message` says what went wrong.
     void finished(bool ok, const QString& message);
+    // One picture was written (its file name), with the window as it shows in it.
+    void pictureSaved(const QString& file);
 
   private:
     struct Shot {

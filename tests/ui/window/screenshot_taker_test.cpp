@@ -4,9 +4,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "store/store_writer.h"
+#include "support/fixtures.h"
 #include "support/hand_store.h"
 #include "support/test_settings.h"
+#include "ui/timeline/timeline_tab.h"
+#include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
+#include "ui/window/run_loader.h"
 #include "ui/window/screenshot_taker.h"
 
 using namespace tokenscope;
@@ -43,6 +48,38 @@ class ScreenshotTakerTest : public QObject {
                               QStringLiteral("timeline.png")}));
         QCOMPARE(taker.saved().size(), written.size());
         QVERIFY2(message.startsWith(QStringLiteral("saved 3 pictures in ")), qPrintable(message));
+    }
+
+    // A run too large to read whole (here a real trace, made large by a low threshold)
+    // paints its timeline from activities read in the background: the picture is taken
+    // once they are in, not over "Reading the activities in view…".
+    void waitsForTheActivitiesInView() {
+        const char* trace = "engines/vllm_v1_mi300x_piecewise_mixed_step.json.gz";
+        TOKENSCOPE_QT_NEED_FIXTURE(trace);
+        const QString file = dir_.filePath(QStringLiteral("vllm.tokenscope"));
+        store::StoreWriter(file.toStdString())
+            .write_run(ui::RunLoader::load(test::fixture_path(trace), {}).at(0));
+        ui::MainWindow window;
+        window.setLargeRunThreshold(1000);
+        window.resize(1366, 768);
+        window.show();
+        ui::ScreenshotTaker taker(&window, dir_.filePath(QStringLiteral("large")));
+        taker.setFile(file);
+        auto* view = window.timelineTab()->view();
+        bool checked = false;
+        connect(&taker, &ui::ScreenshotTaker::pictureSaved, this, [&](const QString& shot) {
+            if (shot != QStringLiteral("timeline.png")) return;
+            checked = true;
+            QVERIFY(view->activityWindow() != nullptr);
+            QVERIFY(!view->reading());
+            QVERIFY(view->scene().spans != nullptr);
+            QVERIFY(view->scene().notice.isEmpty());
+        });
+        QSignalSpy finished(&taker, &ui::ScreenshotTaker::finished);
+        taker.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY2(finished[0][0].toBool(), qPrintable(finished[0][1].toString()));
+        QVERIFY(checked);
     }
 };
 
