@@ -211,6 +211,7 @@ StoreReader::StoreReader(const std::string& path, ReaderOptions options)
     : path_(path), open_path_(path) {
     if (!options.check_whole_file) checked_tables_.assign(kRowTables.begin(), kRowTables.end());
     whole_file_checked_ = options.check_whole_file;
+    walk_before_read_ = options.walk_before_read;
     detail::probe_file(path, /*allow_missing=*/false);
     open_connection();
     if (schema_version_ == 0)
@@ -287,7 +288,7 @@ void StoreReader::check_whole_file() const {
 }
 
 void StoreReader::check_table(const char* table) const {
-    if (whole_file_checked_ ||
+    if (whole_file_checked_ || !walk_before_read_ ||
         std::find(checked_tables_.begin(), checked_tables_.end(), table) != checked_tables_.end())
         return;
     conn_->check({table});

@@ -45,6 +45,13 @@ struct ReaderOptions {
     // run read without its activities, or its timeline summaries, opens in the same time
     // at any size.
     bool check_whole_file = true;
+    // With check_whole_file false, whether a chunk table (activity, summary, histogram) is
+    // walked before its first read. false: never; a read that meets a damaged page fails
+    // there (SQLite's defensive mode, the chunk decoders' checks), naming the file. For a
+    // reader of small stretches of a file larger than memory (the timeline's activity
+    // window), whose first read would otherwise wait for a walk of every activity chunk
+    // (0.3 s a GB: seconds at a billion activities).
+    bool walk_before_read = true;
     // Map the file into memory (load_run reads every chunk: a read() and a copy per page
     // saved). false: pages are read into SQLite's own small cache, so one pass over a file
     // larger than memory (a run analysed slice by slice) leaves the process small; the
@@ -158,6 +165,7 @@ class StoreReader {
     std::string open_path_;
     mutable std::vector<std::string> checked_tables_;  // walked so far, unless the whole file
     mutable bool whole_file_checked_ = false;  // path_, or the private copy that reads its -wal
+    bool walk_before_read_ = true;             // ReaderOptions::walk_before_read
     std::unique_ptr<detail::RecoveredCopy> copy_;
     sqlite3* db_ = nullptr;  // conn_'s handle
     int schema_version_ = 0;

@@ -41,11 +41,14 @@ struct ActivityWindow::Producer {
 
     void open() {
         if (reader) return;
-        // Not mapped: the first read walks the activity chunks once (the reader's check),
-        // and mapped pages of a file of gigabytes would count in the window's memory.
+        // No walk of every activity chunk before the first stretch (seconds at a billion
+        // activities): a damaged page fails the read that meets it, which the view says.
+        // Not mapped: mapped pages of a file of gigabytes would count in the window's memory.
         auto r = std::make_unique<store::StoreReader>(
-            path,
-            store::ReaderOptions{.migrate = false, .check_whole_file = false, .map_file = false});
+            path, store::ReaderOptions{.migrate = false,
+                                       .check_whole_file = false,
+                                       .walk_before_read = false,
+                                       .map_file = false});
         const auto ids = r->run_ids();
         if (file_run < 0 || static_cast<std::size_t>(file_run) >= ids.size() ||
             ids[static_cast<std::size_t>(file_run)] != run->info.id)

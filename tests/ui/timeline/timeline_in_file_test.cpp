@@ -3,6 +3,7 @@
 // and reads the activities of a zoomed-in view in the background (ActivityWindow), and
 // the Breakdown is analysed from the file. On a real trace (vLLM's piecewise-graph step,
 // ../shared/fixtures), written to a file here; a small threshold makes it "large".
+#include <QFile>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -17,6 +18,7 @@
 #include "store/store_reader.h"
 #include "store/store_writer.h"
 #include "support/fixtures.h"
+#include "support/old_store.h"
 #include "ui/shared/run_analyzer.h"
 #include "ui/timeline/activity_window.h"
 #include "ui/timeline/summary_tiles.h"
@@ -231,6 +233,36 @@ class TimelineInFileTest : public QObject {
                     .contains(text, Qt::CaseInsensitive));
         QTest::keyClick(tab->searchBox(), Qt::Key_Return);  // the next one
         QCOMPARE(tab->fileSearch().position(), std::size_t(2));
+        QVERIFY(test::settle());
+    }
+
+    // The window's reader walks no table before its first stretch (a walk of every activity
+    // chunk takes seconds at a billion): a damaged activity page fails the read that meets
+    // it, and the view says why, naming the file, instead of showing nothing.
+    void aDamagedActivityPageIsSaid() {
+        const QString damaged = dir_.filePath(QStringLiteral("damaged.tokenscope"));
+        QFile::remove(damaged);
+        QVERIFY(QFile::copy(path_, damaged));
+        test::corrupt_root_page(damaged.toStdString(), "activity_chunk");
+        ui::MainWindow window;
+        window.setLargeRunThreshold(1000);
+        window.resize(1400, 800);
+        QSignalSpy opened(&window, &ui::MainWindow::runsOpened);
+        window.openFiles({damaged});
+        QVERIFY(opened.wait(30'000));
+        auto* view = window.timelineTab()->view();
+        view->summaryTiles()->waitForIdle();
+        const auto& k = whole_.activities[longest_kernel(whole_)];
+        view->showRange(k.start_ns, k.end_ns);
+        QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
+        view->render(&image);
+        view->activityWindow()->waitForIdle();
+        const QString error = view->activityWindow()->stats().error;
+        QVERIFY2(error.contains(damaged) && error.contains(QStringLiteral("corrupt")),
+                 qPrintable(error));
+        view->render(&image);
+        QVERIFY(view->scene().notice.contains(error));
+        QVERIFY(view->activityWindow()->idle());  // not asked again and again
         QVERIFY(test::settle());
     }
 
