@@ -44,11 +44,6 @@ class ReadSnapshot {
     bool owns_;
 };
 
-// Zero-length activities (markers) overlap the range when they start inside it.
-bool overlaps(const trace::Activity& a, std::int64_t t0, std::int64_t t1) {
-    return a.start_ns < t1 && (a.end_ns > t0 || a.start_ns >= t0);
-}
-
 trace::RunInfo read_info(const Connection& conn, std::int64_t run_id) {
     std::string sql =
         "SELECT " + detail::run_select_columns(conn) + ", complete FROM run WHERE id = ?1";
@@ -438,7 +433,7 @@ void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std
         decoded.clear();
         detail::decode_chunk_or_throw(conn_->path(), st.blob(2), start_min, lane, st.int64(1),
                                       decoded);
-        std::erase_if(decoded, [&](const trace::Activity& a) { return !overlaps(a, t0, t1); });
+        std::erase_if(decoded, [&](const trace::Activity& a) { return !a.overlaps(t0, t1); });
         merged.clear();
         std::merge(pending.begin(), pending.end(), decoded.begin(), decoded.end(),
                    std::back_inserter(merged), trace::starts_before);

@@ -38,6 +38,11 @@ struct Activity {
     CopyKind copy = CopyKind::None;
 
     std::int64_t duration_ns() const { return end_ns - start_ns; }
+    // Whether it shows in [t0, t1): it starts before t1 and ends after t0, or (an instant
+    // marker, or any activity starting there) starts at or after t0.
+    bool overlaps(std::int64_t t0, std::int64_t t1) const {
+        return start_ns < t1 && (end_ns > t0 || start_ns >= t0);
+    }
     bool operator==(const Activity&) const = default;
 };
 static_assert(sizeof(Activity) == 40, "Activity must stay 40 bytes (GUI memory budget)");

@@ -28,11 +28,6 @@ std::vector<TokenWindow> merged_windows(const std::vector<SlowToken>& tokens) {
     return out;
 }
 
-// StoreReader::for_each_activity's overlap rule: a marker counts where it starts.
-bool overlaps(const trace::Activity& a, const TokenWindow& w) {
-    return a.start_ns < w.second && (a.end_ns > w.first || a.start_ns >= w.first);
-}
-
 }  // namespace
 
 std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
@@ -49,13 +44,13 @@ std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
     for (std::size_t lane = 0; lane < run.lanes.size(); ++lane)
         for (std::size_t k = 0; k < windows.size(); ++k) {
             stop.throw_if_stopped();
-            reader.for_each_activity(run.info.id, static_cast<std::uint16_t>(lane),
-                                     windows[k].first, windows[k].second,
-                                     [&](const trace::Activity& a) {
-                                         // One running across two windows was read with the first.
-                                         if (k == 0 || !overlaps(a, windows[k - 1]))
-                                             part.activities.push_back(a);
-                                     });
+            reader.for_each_activity(
+                run.info.id, static_cast<std::uint16_t>(lane), windows[k].first, windows[k].second,
+                [&](const trace::Activity& a) {
+                    // One running across two windows was read with the first.
+                    if (k == 0 || !a.overlaps(windows[k - 1].first, windows[k - 1].second))
+                        part.activities.push_back(a);
+                });
         }
     trace::sort_activities(part.activities);
     return slowest_tokens(part, resolved, stop);
