@@ -2,15 +2,27 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "trace/launch_table.h"
 
 namespace tokenscope::store::detail {
 
 class Connection;
+
+// Interns run_id's launch_config rows into `table` and returns each config id's index
+// there; the writer numbers the ids 0, 1, ... and any other numbering makes the file
+// corrupt (StoreError naming it).
+std::vector<std::uint32_t> read_launch_configs(const Connection& conn, std::int64_t run_id,
+                                               trace::LaunchTable& table);
+// Streams the kernel_launch rows of run_id (schema 3 to 7, a file read as it is) in
+// correlation order.
+void read_launch_rows(const Connection& conn, std::int64_t run_id,
+                      const std::function<void(const trace::KernelLaunch&)>& fn);
 
 // Reads one run's kernel launch facts on a thread of its own, over a second
 // connection, while StoreReader::load_run reads the activities: the chunks of schema 8

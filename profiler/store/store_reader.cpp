@@ -134,22 +134,30 @@ void read_plain_rows(const Connection& conn, std::int64_t run_id, trace::RunData
     while (diags.step()) run.diagnostics.push_back(rows.diagnostic(diags));
 }
 
-void read_graphs(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
+// Streams run_id's graph_activity rows, each checked against the run's `lanes` lanes.
+void stream_graphs(const Connection& conn, std::int64_t run_id, std::size_t lanes,
+                   const std::function<void(const trace::GraphActivity&)>& fn) {
     Statement st(conn,
                  "SELECT lane, start_ns, graph_id, node_id FROM graph_activity WHERE run_id = ?1 "
                  "ORDER BY lane, start_ns");
     st.bind_int(1, run_id);
     while (st.step()) {
         const std::int64_t lane = st.int64(0), graph = st.int64(2);
-        if (lane < 0 || lane >= static_cast<std::int64_t>(run.lanes.size()) || graph < 0 ||
+        if (lane < 0 || lane >= static_cast<std::int64_t>(lanes) || graph < 0 ||
             graph > 0xffffffffLL)
             throw StoreError(conn.path(), "graph_activity row out of range (lane " +
                                               std::to_string(lane) + ", graph " +
                                               std::to_string(graph) + ")");
-        run.graphs.add(
-            static_cast<std::uint16_t>(lane), st.int64(1),
-            {static_cast<std::uint32_t>(graph), static_cast<std::uint64_t>(st.int64(3))});
+        fn({static_cast<std::uint16_t>(lane),
+            st.int64(1),
+            {static_cast<std::uint32_t>(graph), static_cast<std::uint64_t>(st.int64(3))}});
     }
+}
+
+void read_graphs(const Connection& conn, std::int64_t run_id, trace::RunData& run) {
+    stream_graphs(conn, run_id, run.lanes.size(), [&run](const trace::GraphActivity& g) {
+        run.graphs.add(g.lane, g.start_ns, g.node);
+    });
     run.graphs.finish();
 }
 
@@ -440,6 +448,14 @@ void StoreReader::for_each_activity(std::int64_t run_id, std::uint16_t lane, std
         pending.swap(merged);
     }
     for (const auto& a : pending) fn(a);
+}
+
+void StoreReader::for_each_graph_activity(
+    std::int64_t run_id, const std::function<void(const trace::GraphActivity&)>& fn) const {
+    if (!has_graphs_) return;
+    check_table("graph_activity");
+    const auto lanes = count_of(*conn_, "SELECT count(*) FROM lane WHERE run_id = ?1", run_id);
+    stream_graphs(*conn_, run_id, static_cast<std::size_t>(lanes), fn);
 }
 
 void StoreReader::for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,

@@ -97,6 +97,15 @@ class StoreReader {
     void for_each_step(std::int64_t run_id, std::optional<std::int64_t> request,
                        const std::function<void(const trace::Step&)>& fn) const;
 
+    // Streams the run's kernel launch facts as stored, one launch chunk (or the rows of an
+    // older file read as it is) at a time, so memory does not grow with the run: a
+    // repeated correlation comes as often as it was written (load_run keeps the first).
+    void for_each_launch(std::int64_t run_id,
+                         const std::function<void(const trace::KernelLaunch&)>& fn) const;
+    // Streams the CUDA graph nodes of the run's GPU activities in (lane, start) order.
+    void for_each_graph_activity(std::int64_t run_id,
+                                 const std::function<void(const trace::GraphActivity&)>& fn) const;
+
     // Section 17's timeline summaries (docs/file-format.md, summary_chunk): false when the
     // run has none (a file read without migrating, a capture that did not finish).
     bool has_summaries(std::int64_t run_id) const;

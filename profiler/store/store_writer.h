@@ -17,6 +17,7 @@ namespace tokenscope::store {
 namespace detail {
 class Connection;
 }
+class StoreReader;
 
 // Opens (or creates) a .tokenscope file for writing new runs. Existing runs are
 // never touched. WAL mode, so readers can open the file during a capture.
@@ -31,6 +32,14 @@ class StoreWriter {
     std::unique_ptr<RunWriter> begin_run(const trace::RunInfo& info);
     // Writes a whole in-memory run and returns its id. On error nothing of it remains.
     std::int64_t write_run(const trace::RunData& run, const trace::ProgressFn& progress = {});
+
+    // Copies run `run_id` of another file into this one as a new run and returns its id,
+    // streaming: its activities lane by lane and its launches chunk by chunk, so memory
+    // does not grow with the run (a run larger than memory copies). The copy gets its own
+    // summaries and histograms; step attribution is left to the caller. All or nothing,
+    // as write_run; a damaged chunk met on the way throws StoreError naming `from`'s file.
+    std::int64_t copy_run(const StoreReader& from, std::int64_t run_id,
+                          const trace::ProgressFn& progress = {});
 
     // Puts run `run_id`'s encoded step attribution for `options` (the step_attribution
     // table, docs/file-format.md) in place of what the file held for them, in one

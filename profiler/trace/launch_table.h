@@ -71,6 +71,12 @@ class LaunchTable {
     // count as a diagnostic. Idempotent; cheap when already sorted.
     std::size_t finish();
     void clear();
+    // Drops the launches but keeps the configurations, so a reader streaming a file's
+    // launch chunks decodes each into the same table without interning them again.
+    void clear_launches() {
+        entries_.clear();
+        finished_ = true;
+    }
 
     // The launch of the kernel with this correlation id; nullopt when unknown or 0.
     // Before finish() it scans, so it is still right, only slow.

@@ -135,6 +135,31 @@ TEST_F(SummarisedCli, ADamagedActivityPageFailsWhatReadsActivities) {
     fails("info", steps);
 }
 
+// `import` copies a .tokenscope run as it streams out of the file (StoreWriter::copy_run):
+// a memory limit its activities would break lets it through. The copy holds what was
+// written (counted here from the run in memory) and reads as the source reads.
+TEST_F(SummarisedCli, ImportCopiesARunWithoutReadingItWhole) {
+    const std::string copy = dir_->file("copied.tokenscope");
+    const std::string limit = "TOKENSCOPE_MEMORY_LIMIT=256K";
+    const CliResult r = run_cli("import --progress none " + decode_ + " --out " + copy, limit);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::map<std::string, std::int64_t> kinds;
+    for (const auto& a : decode_run_.activities) ++kinds[std::string(to_string(a.kind))];
+    const CliResult info = run_cli("info --json --progress none " + copy);
+    ASSERT_EQ(info.status, 0) << info.err;
+    const auto run = nlohmann::json::parse(info.out)["runs"][0];
+    for (const auto& [kind, n] : kinds) EXPECT_EQ(run["activities"][kind], n) << kind;
+    EXPECT_EQ(run["steps"], decode_run_.steps.size());
+    EXPECT_EQ(run["requests"], decode_run_.requests.size());
+    EXPECT_GT(tokenscope::test::query_int(copy, "SELECT count(*) FROM step_attribution"), 0);
+    for (const char* cmd : {"breakdown --json --steps", "heatmap --json --rows kernel"}) {
+        const CliResult want = run_cli(std::string(cmd) + " --progress none " + decode_);
+        const CliResult got = run_cli(std::string(cmd) + " --progress none " + copy);
+        ASSERT_EQ(got.status, 0) << cmd << ": " << got.err;
+        EXPECT_EQ(got.out, replace_all(want.out, decode_, copy)) << cmd;
+    }
+}
+
 // `import` kept the serving run's attribution: breakdown reads the record, not one
 // activity, so a damaged activity page fails only what reads activities. Read whole (its
 // summaries marked missing), the file still fails.
