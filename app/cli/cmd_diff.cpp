@@ -4,6 +4,7 @@
 
 #include "analysis/compare/diff.h"
 #include "analysis/compare/stored_diff.h"
+#include "analysis/heatmap/stored_heatmap.h"
 #include "arg_parser.h"
 #include "breakdown_report.h"
 #include "commands.h"
@@ -18,13 +19,16 @@ namespace {
 
 // What diff_runs reads from the activities of a run left in its .tokenscope file
 // (trace::RunData::in_file), read from the file instead: its steps' attribution (kept
-// there, or analysed slice by slice, as breakdown reads it) and its ActivityFigures.
+// there, or analysed slice by slice, as breakdown reads it), its ActivityFigures and a
+// kernel heatmap (its P95s within Heatmap::value_error).
 struct FromFile {
     std::vector<analysis::StepAttribution> steps;
     analysis::ActivityFigures figures;
+    std::optional<analysis::Heatmap> heatmap;
 };
 
-std::optional<FromFile> from_file(const LoadedRun& run, const ArgParser& p) {
+std::optional<FromFile> from_file(const LoadedRun& run, const ArgParser& p,
+                                  const std::optional<analysis::HeatmapSpec>& heatmap) {
     if (!run.data.in_file) return std::nullopt;
     FromFile out;
     out.steps = compute_breakdown(run, p).steps;
@@ -34,6 +38,9 @@ std::optional<FromFile> from_file(const LoadedRun& run, const ArgParser& p) {
                          TerminalProgress::parse_mode(p.get("progress")));
     out.figures = analysis::stored_activity_figures(reader, run.data, bar.callback());
     bar.finish();
+    // Step metrics need no activity: diff_runs computes those heatmaps from the steps.
+    if (heatmap && heatmap->metric == analysis::HeatmapMetric::KernelDuration)
+        out.heatmap = analysis::compute_stored_heatmap(reader, run.data, *heatmap);
     return out;
 }
 
@@ -79,16 +86,16 @@ int cmd_diff(const std::vector<std::string>& args) {
         parse_window(p.get("heatmap-window"), spec);
         options.heatmap = spec;
     }
-    // Kernel heatmap rows place each kernel: such a diff reads the runs whole.
-    if (options.heatmap && options.heatmap->metric == analysis::HeatmapMetric::KernelDuration) {
-        read_activities(a.front(), p);
-        read_activities(b.front(), p);
-    }
-    const auto file_a = from_file(a.front(), p);
-    const auto file_b = from_file(b.front(), p);
+    const auto file_a = from_file(a.front(), p, options.heatmap);
+    const auto file_b = from_file(b.front(), p, options.heatmap);
     analysis::DiffInputs inputs;
-    if (file_a) inputs.steps_a = &file_a->steps, inputs.figures_a = &file_a->figures;
-    if (file_b) inputs.steps_b = &file_b->steps, inputs.figures_b = &file_b->figures;
+    for (const auto& [file, side] : {std::pair{&file_a, 0}, std::pair{&file_b, 1}}) {
+        if (!*file) continue;
+        (side == 0 ? inputs.steps_a : inputs.steps_b) = &(*file)->steps;
+        (side == 0 ? inputs.figures_a : inputs.figures_b) = &(*file)->figures;
+        if ((*file)->heatmap)
+            (side == 0 ? inputs.heatmap_a : inputs.heatmap_b) = &*(*file)->heatmap;
+    }
     auto d = analysis::diff_runs(a.front().data, b.front().data, options, inputs);
     if (p.has("json"))
         std::cout << json_text(diff_json(a.front(), b.front(), d)) << '\n';

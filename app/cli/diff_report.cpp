@@ -328,6 +328,11 @@ nlohmann::json diff_json(const LoadedRun& a, const LoadedRun& b, const analysis:
             rows.push_back({{"label", d.heatmap->row_labels[r]}, {"delta_ns", cells}});
         }
         out["delta_heatmap"] = {{"range_ns", d.heatmap->range}, {"rows", rows}};
+        // Kernel cells of a run read from its file come from duration histograms: each
+        // side's P95 is within this relative bound of the exact one (0: exact).
+        if (d.heatmap_a && d.heatmap_b)
+            out["delta_heatmap"]["p95_error"] =
+                std::max(d.heatmap_a->value_error, d.heatmap_b->value_error);
     }
     return out;
 }

@@ -61,6 +61,20 @@ class SummarisedCli : public ::testing::Test {
         return copy;
     }
 
+    // A second serving run (seed 2), written once.
+    static std::string second_serving_run() {
+        const std::string path = dir_->file("serving_seed2.tokenscope");
+        if (fs::exists(path)) return path;
+        tokenscope::store::StoreWriter writer(path);
+        tokenscope::trace::RunInfo info;
+        info.name = "serving 2";
+        auto out = writer.begin_run(info);
+        tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8, .seed = 2})
+            .run();
+        out->finish();
+        return path;
+    }
+
     static TempDir* dir_;
     static std::string serving_, decode_, kept_;
     static tokenscope::trace::RunData decode_run_;
@@ -230,16 +244,7 @@ TEST_F(SummarisedCli, TheSlowestTokensReadTheirWindows) {
 // which comes from a duration histogram within the bound the JSON states (and the text
 // says so).
 TEST_F(SummarisedCli, DiffReadsTheKernelsFromTheFiles) {
-    const std::string other = dir_->file("serving_seed2.tokenscope");
-    {
-        tokenscope::store::StoreWriter writer(other);
-        tokenscope::trace::RunInfo info;
-        info.name = "serving 2";
-        auto out = writer.begin_run(info);
-        tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8, .seed = 2})
-            .run();
-        out->finish();
-    }
+    const std::string other = second_serving_run();
     const std::string whole_a = whole_copy(serving_), whole_b = whole_copy(other);
     const CliResult light = run_cli("diff --json --progress none " + serving_ + " " + other);
     const CliResult whole = run_cli("diff --json --progress none " + whole_a + " " + whole_b);
@@ -272,6 +277,62 @@ TEST_F(SummarisedCli, DiffReadsTheKernelsFromTheFiles) {
     const CliResult text = run_cli("diff --progress none " + serving_ + " " + other);
     ASSERT_EQ(text.status, 0) << text.err;
     EXPECT_NE(text.out.find("from duration histograms, each within ±0.8%"), std::string::npos);
+}
+
+// A kernel delta heatmap of two summarised runs reads the kernels from the files too, so a
+// memory limit the runs read whole break lets it through: the rows and empty cells of a
+// whole read, each delta within the bound of its two P95s (from whole-read heatmaps of the
+// same rows and window).
+TEST_F(SummarisedCli, DiffKernelHeatmapReadsTheKernelsFromTheFiles) {
+    const std::string other = second_serving_run();
+    const std::string whole_a = whole_copy(serving_), whole_b = whole_copy(other);
+    const std::string args =
+        "diff --json --progress none --heatmap-rows kernel --heatmap-window 5ms ";
+    const std::string limit = "TOKENSCOPE_MEMORY_LIMIT=4M";
+    const CliResult light = run_cli(args + serving_ + " " + other, limit);
+    ASSERT_EQ(light.status, 0) << light.err;
+    const CliResult refused = run_cli(args + whole_a + " " + whole_b, limit);
+    EXPECT_EQ(refused.status, 1) << refused.out;
+    EXPECT_NE(refused.err.find("needs about"), std::string::npos) << refused.err;
+    const CliResult whole = run_cli(args + whole_a + " " + whole_b);
+    ASSERT_EQ(whole.status, 0) << whole.err;
+    const auto got = nlohmann::json::parse(light.out).at("delta_heatmap");
+    const auto want = nlohmann::json::parse(whole.out).at("delta_heatmap");
+    EXPECT_NEAR(got.at("p95_error").get<double>(), 1.0 / 128, 1e-12);
+    EXPECT_EQ(want.at("p95_error").get<double>(), 0.0);
+    auto cells_of = [&](const std::string& path) {
+        const CliResult r = run_cli(
+            "heatmap --json --progress none --rows kernel --metric kernel --window 5ms " + path);
+        EXPECT_EQ(r.status, 0) << r.err;
+        std::map<std::string, nlohmann::json> rows;
+        const auto heatmap = nlohmann::json::parse(r.out);  // outlives the loop
+        for (const auto& row : heatmap.at("runs").at(0).at("rows"))
+            rows[row.at("label").get<std::string>()] = row.at("cells");
+        return rows;
+    };
+    auto a = cells_of(whole_a), b = cells_of(whole_b);
+    ASSERT_EQ(got.at("rows").size(), want.at("rows").size());
+    std::int64_t checked = 0;
+    for (std::size_t r = 0; r < want.at("rows").size(); ++r) {
+        const auto& gr = got["rows"][r];
+        const auto& wr = want["rows"][r];
+        const std::string label = wr.at("label");
+        ASSERT_EQ(gr.at("label"), label);
+        ASSERT_EQ(gr.at("delta_ns").size(), wr.at("delta_ns").size());
+        for (std::size_t c = 0; c < wr["delta_ns"].size(); ++c) {
+            ASSERT_EQ(gr["delta_ns"][c].is_null(), wr["delta_ns"][c].is_null()) << label << c;
+            // A delta needs both sides: a kernel in one run only has none.
+            if (wr["delta_ns"][c].is_null()) continue;
+            ASSERT_TRUE(a.count(label) && b.count(label)) << label;
+            const double pa = a.at(label).at(c).at("p95_ns"), pb = b.at(label).at(c).at("p95_ns");
+            EXPECT_NEAR(wr["delta_ns"][c].get<double>(), pb - pa, 1e-6) << label << c;
+            EXPECT_LE(std::abs(gr["delta_ns"][c].get<double>() - (pb - pa)),
+                      (std::abs(pa) + std::abs(pb)) / 128 + 1e-6)
+                << label << c;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 100);
 }
 
 // Kernel and role rows read the kernels from the file, a lane at a time, into a histogram
