@@ -1,6 +1,7 @@
 #include "arg_parser.h"
 
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 #include "man/roff.h"
@@ -103,6 +104,27 @@ double ArgParser::get_double(const std::string& name) const {
     } catch (const std::exception&) {
     }
     throw UsageError{command_ + ": --" + name + " expects a number, got '" + v + "'"};
+}
+
+std::optional<long long> time_unit_ns(std::string_view unit) {
+    if (unit == "ns") return 1;
+    if (unit == "us") return 1000;
+    if (unit == "ms") return 1'000'000;
+    if (unit == "s") return 1'000'000'000;
+    return std::nullopt;
+}
+
+std::int64_t ArgParser::get_duration_ns(const std::string& name) const {
+    const std::string v = get(name);
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+    const auto scale = time_unit_ns(std::string_view(ptr, v.data() + v.size()));
+    // Below 2^62 ns (146 years): any trace's span, and no overflow once added to a start.
+    if (ec != std::errc() || !scale || !(value >= 0) || value * double(*scale) > 4.6e18)
+        throw UsageError{command_ + ": --" + name +
+                         " expects a time with its unit (ns, us, ms or s), e.g. 12.5ms, got '" + v +
+                         "'"};
+    return static_cast<std::int64_t>(std::llround(value * static_cast<double>(*scale)));
 }
 
 std::string ArgParser::help_text() const {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tokenscope::cli {
@@ -44,6 +46,8 @@ class ArgParser {
     std::string get(const std::string& name) const;  // value or default
     long long get_int(const std::string& name) const;
     double get_double(const std::string& name) const;
+    // A non-negative time with its unit ("12.5ms", "250us", "2s", "900ns") in nanoseconds.
+    std::int64_t get_duration_ns(const std::string& name) const;
     const std::vector<std::string>& positionals() const { return positionals_; }
     const std::vector<std::string>& rest() const { return rest_; }
 
@@ -57,5 +61,8 @@ class ArgParser {
     std::vector<std::string> positionals_;
     std::vector<std::string> rest_;
 };
+
+// Nanoseconds in a time unit: ns, us, ms or s; nullopt for anything else.
+std::optional<long long> time_unit_ns(std::string_view unit);
 
 }  // namespace tokenscope::cli

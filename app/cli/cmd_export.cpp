@@ -1,12 +1,16 @@
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "arg_parser.h"
 #include "commands.h"
 #include "export/aiperf_jsonl_writer.h"
 #include "export/chrome_trace_writer.h"
 #include "export/server_trace_view.h"
+#include "export/time_window.h"
+#include "format.h"
 #include "input_runs.h"
+#include "store/store_reader.h"
 #include "trace/file_error.h"
 
 namespace tokenscope::cli {
@@ -15,7 +19,8 @@ namespace {
 // --client / --server: the join's ground truth. Both files share one Unix-time shift,
 // so the client's clock differs from the server's by exactly --clock-offset (and each
 // token by its jitter).
-void export_ground_truth(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mode mode) {
+void export_ground_truth(const ArgParser& p, LoadedRun& in, TerminalProgress::Mode mode) {
+    read_activities(in, p);  // a decode run: small, and the client side needs every token
     const trace::RunData& run = in.data;
     if (!exporter::has_token_steps(run))
         throw trace::FileError(in.path, "run '" + run.info.name +
@@ -48,6 +53,42 @@ void export_ground_truth(const ArgParser& p, const LoadedRun& in, TerminalProgre
     }
 }
 
+// The run the Chrome trace shows: its --from/--to window, read from the file when the
+// run's activities stayed there (only the window's are read), else cut in memory.
+void export_chrome(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mode mode) {
+    const trace::RunData& run = in.data;
+    const bool windowed = p.has("from") || p.has("to");
+    std::optional<trace::RunData> cut;
+    exporter::TimeWindow w = exporter::run_span(run);
+    if (windowed || run.in_file) {
+        const std::int64_t origin = w.start_ns;
+        if (p.has("from")) w.start_ns = origin + p.get_duration_ns("from");
+        if (p.has("to")) w.end_ns = origin + p.get_duration_ns("to");
+        if (w.end_ns <= w.start_ns) throw UsageError{"export: --to must be after --from"};
+        if (run.in_file) {
+            // Not mapped: the launch chunks stream past once, and their pages would stay resident.
+            store::StoreReader reader(in.path, {.check_whole_file = false, .map_file = false});
+            TerminalProgress bar("reading the window", mode);
+            cut = exporter::read_window(reader, run, w, bar.callback());
+            bar.finish();
+        } else {
+            cut = exporter::cut_to_window(run, w);
+        }
+    }
+    const trace::RunData& out = cut ? *cut : run;
+    TerminalProgress bar("exporting", mode);
+    exporter::ChromeTraceWriter(out).write_file(p.get("chrome"), bar.callback());
+    bar.finish();
+    std::cout << "wrote " << p.get("chrome");
+    if (windowed) {
+        const std::int64_t origin = exporter::run_span(run).start_ns;
+        std::cout << " (" << out.activities.size() << " activities, "
+                  << format_ms(double(w.start_ns - origin)) << " to "
+                  << format_ms(double(w.end_ns - origin)) << " ms)";
+    }
+    std::cout << '\n';
+}
+
 }  // namespace
 
 int cmd_export(const std::vector<std::string>& args) {
@@ -57,7 +98,9 @@ int cmd_export(const std::vector<std::string>& args) {
                 "(cuda, cpu, model), --client and --server write the ground truth of "
                 "`import CLIENT SERVER --join`: its requests as AIPerf's per-request JSONL "
                 "(profile_export.jsonl) and its engine side as a Kineto-style trace with one "
-                "vLLM iteration marker per instant tokens came out, both on Unix time.");
+                "vLLM iteration marker per instant tokens came out, both on Unix time. --from and "
+                "--to export a window of the run; of a run larger than memory, only the "
+                "window's activities are read from its file.");
     p.option("chrome", "OUT", "the Chrome trace JSON file to write");
     p.option("client", "OUT.jsonl", "the client's per-request results to write (AIPerf layout)");
     p.option("server", "OUT.json", "the engine trace with iteration markers to write");
@@ -67,6 +110,10 @@ int cmd_export(const std::vector<std::string>& args) {
              "iteration ends",
              "0");
     p.option("seed", "N", "--client: seed of the jitter", "1");
+    p.option("from", "TIME",
+             "--chrome: only what overlaps the window from TIME (12.5ms, 250us, 2s), counted "
+             "from the run's first record as the timeline's ruler is");
+    p.option("to", "TIME", "--chrome: ... to TIME (default: the run's end)");
     p.option("run", "N|NAME", "the run of a multi-run file", "1");
     p.option("steps-from", "REGEX",
              "foreign traces: ranges that define steps (default: the first iteration preset that "
@@ -77,13 +124,10 @@ int cmd_export(const std::vector<std::string>& args) {
     if (!p.has("chrome") && !p.has("client") && !p.has("server"))
         throw UsageError{"export: --chrome OUT.json, or --client / --server, is required"};
     auto mode = TerminalProgress::parse_mode(p.get("progress"));
-    auto runs = select_runs(load_runs(p.positionals(), mode, p.get("steps-from")), p.get("run"));
-    if (p.has("chrome")) {
-        TerminalProgress bar("exporting", mode);
-        exporter::ChromeTraceWriter(runs.front().data).write_file(p.get("chrome"), bar.callback());
-        bar.finish();
-        std::cout << "wrote " << p.get("chrome") << '\n';
-    }
+    // A summarised run is opened without its activities: the window is read from the file.
+    auto runs = select_runs(load_runs(p.positionals(), mode, p.get("steps-from"), Needs::Totals),
+                            p.get("run"));
+    if (p.has("chrome")) export_chrome(p, runs.front(), mode);
     if (p.has("client") || p.has("server")) export_ground_truth(p, runs.front(), mode);
     return kExitOk;
 }

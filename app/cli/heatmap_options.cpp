@@ -37,11 +37,7 @@ void parse_window(const std::string& text, analysis::HeatmapSpec& spec) {
         spec.window_size = value;
         return;
     }
-    long long scale = unit == "ns"   ? 1
-                      : unit == "us" ? 1000
-                      : unit == "ms" ? 1000000
-                      : unit == "s"  ? 1000000000LL
-                                     : 0;
+    const long long scale = time_unit_ns(unit).value_or(0);
     if (scale == 0)
         throw UsageError{"heatmap: --window unit must be ns, us, ms, s or steps, got '" + text +
                          "'"};
