@@ -129,6 +129,8 @@ int TimelineLayout::add_lane_rows(const TimelineIndex* index, const std::vector<
             row.height = kCounterHeight + kGap;
         } else {
             row.levels = index->max_depth(static_cast<std::size_t>(lane)) + 1;
+            if (const auto it = learnt_levels_.find(lane); it != learnt_levels_.end())
+                row.levels = std::max(row.levels, it->second);
             row.depth_rows = std::min(row.levels, depth_limit(lane));
             row.height = row.depth_rows * kSpanHeight + kGap;
         }
@@ -143,6 +145,13 @@ void TimelineLayout::set_depth_limit(int lane, int rows) {
         depth_limits_.erase(lane);
     else
         depth_limits_[lane] = rows;
+}
+
+bool TimelineLayout::learn_levels(int lane, int levels) {
+    int& known = learnt_levels_[lane];
+    if (levels <= std::max(known, 1)) return false;
+    known = levels;
+    return true;
 }
 
 int TimelineLayout::depth_limit(int lane) const {

@@ -52,6 +52,12 @@ class TimelineLayout {
     void set_depth_limit(int lane, int rows);
     int depth_limit(int lane) const;
     void clear_depth_limits() { depth_limits_.clear(); }
+    // Nesting levels learnt from a stretch of a run whose activities stayed in its file
+    // (its index knows none): a lane gets at least `levels` from the next build() on.
+    // Only raises, so rows do not jump back and forth while the view moves; true when
+    // `levels` was more than the lane had. Kept until forget_levels() (a new run).
+    bool learn_levels(int lane, int levels);
+    void forget_levels() { learnt_levels_.clear(); }
     // The group whose lanes hold `lane`, or -1 (no groups).
     int group_of_lane(int lane) const;
 
@@ -69,7 +75,8 @@ class TimelineLayout {
     int height_ = 0;
     std::vector<analysis::LaneGroup> groups_;
     std::set<int> collapsed_;
-    std::map<int, int> depth_limits_;  // lane -> rows
+    std::map<int, int> depth_limits_;   // lane -> rows
+    std::map<int, int> learnt_levels_;  // lane -> levels
     bool grouped_ = false;
     const TimelineIndex* grouped_index_ = nullptr;
 };

@@ -16,6 +16,7 @@
 #include "analysis/attribution/classifier.h"
 #include "analysis/heatmap/batch_label.h"
 #include "analysis/timeline/summary_lod.h"
+#include "bin_tooltip.h"
 #include "summary_tiles.h"
 #include "timeline_painter.h"
 #include "token_track.h"
@@ -70,6 +71,7 @@ void TimelineView::setRun(const OpenRun& run) {
         classifier_ =
             std::make_unique<analysis::Classifier>(*run_.data, analysis::AttributionOptions{}, -1);
         layout_.reset_groups();
+        layout_.forget_levels();
         restoreDepthLimits();
         layout_.build(run_.index.get());
         scene_.index = run_.index.get();
@@ -136,6 +138,14 @@ bool TimelineView::reading() const {
 void TimelineView::takeStretch() {
     if (!window_ || window_->index() == scene_.spans) return update();
     scene_.spans = window_->index();
+    // The run's own index has no activities to know its lanes' nesting from: the stretch's
+    // deeper ranges get rows of their own, as they would in a run read whole.
+    bool deeper = false;
+    if (scene_.spans != nullptr)
+        for (std::size_t lane = 0; lane < scene_.spans->run().lanes.size(); ++lane)
+            deeper |=
+                layout_.learn_levels(static_cast<int>(lane), scene_.spans->max_depth(lane) + 1);
+    if (deeper) rebuildLayout();
     scene_.hovered = scene_.linked = scene_.found = TimelineScene::kNone;
     scene_.linked_all.clear();
     scene_.highlighted.clear();
@@ -399,6 +409,42 @@ std::size_t TimelineView::activityAt(QPoint pos) const {
     return best;
 }
 
+std::optional<TimelineView::BinHit> TimelineView::binAt(QPoint pos) const {
+    if (!summaries_ || scene_.index == nullptr || pos.x() < Layout::kLabelWidth ||
+        pos.y() < Layout::kAxisHeight)
+        return std::nullopt;
+    const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
+    if (row == nullptr || row->kind != Layout::RowKind::Activities) return std::nullopt;
+    const auto lane = static_cast<std::size_t>(row->lane);
+    const auto& levels = summaries_->levels(lane);
+    const int level = analysis::SummaryLod::level_for(levels, scene_.viewport.ns_per_px());
+    if (level < 0) return std::nullopt;
+    const int shift = levels[static_cast<std::size_t>(level)].bin_log2();
+    // The bin under the pointer, else the nearest within two pixels (a bin may be one wide).
+    const double x = plotX(pos);
+    const auto t = static_cast<std::int64_t>(scene_.viewport.time_at(x));
+    const auto t0 = static_cast<std::int64_t>(scene_.viewport.time_at(x - 2));
+    const auto t1 = static_cast<std::int64_t>(scene_.viewport.time_at(x + 2)) + 1;
+    std::vector<store::SummaryBin> bins;
+    summaries_->bins(lane, level, t0, t1, bins);
+    const store::SummaryBin* best = nullptr;
+    std::int64_t best_dist = 0;
+    for (const auto& b : bins) {
+        if (b.count == 0 && b.busy_ns <= 0) continue;
+        const std::int64_t b0 = b.bin << shift, b1 = (b.bin + 1) << shift;
+        const std::int64_t dist = t < b0 ? b0 - t : (t >= b1 ? t - b1 + 1 : 0);
+        if (best == nullptr || dist < best_dist) best = &b, best_dist = dist;
+    }
+    if (best == nullptr) return std::nullopt;
+    return BinHit{lane, shift, *best};
+}
+
+QString TimelineView::describeBin(const BinHit& hit) const {
+    if (scene_.index == nullptr) return {};
+    return BinTooltip::html(*run_.data, hit.bin, hit.bin_log2, scene_.index->min_time(),
+                            scene_.unit);
+}
+
 int TimelineView::stepAt(QPoint pos) const {
     if (scene_.index == nullptr || pos.x() < Layout::kLabelWidth) return -1;
     const auto* row = layout_.row_at(pos.y() - Layout::kAxisHeight + scene_.scroll_y);
@@ -530,6 +576,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
                 event->globalPosition().toPoint(),
                 iterationDetails(st, plots::TimeFormat::duration(st.duration_ns(), scene_.unit)),
                 this);
+        } else if (const auto bin = binAt(pos)) {
+            plots::show_tooltip(event->globalPosition().toPoint(), describeBin(*bin), this);
         } else {
             QToolTip::hideText();
         }

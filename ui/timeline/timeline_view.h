@@ -2,11 +2,13 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QMenu;
 
 #include <cstddef>
 
+#include "store/timeline_summary.h"
 #include "timeline_scene.h"
 #include "ui/shared/open_run.h"
 
@@ -85,6 +87,15 @@ class TimelineView : public QWidget {
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
     void hoverAt(QPoint pos);
     QString describe(std::size_t activity) const;
+    // A lane painted from its summary bins (SummaryTiles) at this zoom: the bin under
+    // widget position pos, where a cached bin with activities is there.
+    struct BinHit {
+        std::size_t lane = 0;
+        int bin_log2 = 0;
+        store::SummaryBin bin;
+    };
+    std::optional<BinHit> binAt(QPoint pos) const;
+    QString describeBin(const BinHit& hit) const;
     QString iterationDetails(const trace::Step& step, const QString& duration) const;
     // A joined run's request track: the token drawn at pos (index into run.steps, or
     // -1), where token `step` is drawn (widget coordinates; empty off screen), and the

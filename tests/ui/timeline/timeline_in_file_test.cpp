@@ -22,6 +22,7 @@
 #include "ui/shared/run_analyzer.h"
 #include "ui/timeline/activity_window.h"
 #include "ui/timeline/summary_tiles.h"
+#include "ui/timeline/timeline_index.h"
 #include "ui/timeline/timeline_tab.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/window/main_window.h"
@@ -107,6 +108,49 @@ class TimelineInFileTest : public QObject {
                 0);
         QCOMPARE(stretch->stats().activities, wanted);
         QVERIFY(wanted < per_lane[densest]);
+
+        // The lanes read here learnt their nesting from the stretch (the run's own index
+        // has no activities to know it from): the levels of the whole run's index.
+        const ui::TimelineIndex whole_index(whole_);
+        int nested = 0;
+        for (const auto& [lane, count] : per_lane) {
+            if (analysis::SummaryLod::level_for(view->summaryTiles()->levels(lane), ns_per_px) >= 0)
+                continue;
+            const auto* row = view->scene().layout->row_of_lane(lane);
+            QVERIFY(row != nullptr);
+            QCOMPARE(row->levels, whole_index.max_depth(lane) + 1);
+            nested += row->levels > 1;
+        }
+        QVERIFY(nested > 0);
+
+        // Hovering the densest stream, painted from its bins, says what the bin there holds:
+        // as many activities as start in it, counted here from the trace.
+        std::vector<const trace::Activity*> on_densest;
+        for (const auto& a : whole_.activities)
+            if (a.lane == densest) on_densest.push_back(&a);
+        const auto& k = *on_densest[on_densest.size() / 2];
+        const auto* row = view->scene().layout->row_of_lane(densest);
+        QVERIFY(row != nullptr);
+        const QPoint at(
+            ui::TimelineLayout::kLabelWidth + static_cast<int>(view->viewport().x_of(k.start_ns)),
+            ui::TimelineLayout::kAxisHeight + row->y - view->scene().scroll_y + 8);
+        QCOMPARE(view->activityAt(at), ui::TimelineScene::kNone);
+        const auto hit = view->binAt(at);
+        QVERIFY(hit.has_value());
+        QCOMPARE(hit->lane, static_cast<std::size_t>(densest));
+        const std::int64_t b0 = hit->bin.bin << hit->bin_log2;
+        const std::int64_t b1 = b0 + (std::int64_t{1} << hit->bin_log2);
+        QVERIFY(b0 - 2 * ns_per_px <= k.start_ns && k.start_ns < b1 + 2 * ns_per_px);
+        std::int64_t starting = 0;
+        for (const auto* a : on_densest) starting += a->start_ns >= b0 && a->start_ns < b1;
+        QVERIFY(starting > 0);
+        QCOMPARE(hit->bin.count, starting);
+        const QString tip = view->describeBin(*hit);
+        QVERIFY2(tip.contains(
+                     QLocale().toString(static_cast<qlonglong>(starting)) +
+                     (starting == 1 ? QStringLiteral(" activity") : QStringLiteral(" activities"))),
+                 qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("zoom in")));
         QVERIFY(test::settle());
     }
 
@@ -144,12 +188,22 @@ class TimelineInFileTest : public QObject {
         QVERIFY(stretch->stats().activities <= around);
         QVERIFY(stretch->stats().activities > 0);
 
+        view->window()->show();
         const auto* row = view->scene().layout->row_of_lane(k.lane);
         QVERIFY(row != nullptr);
-        view->window()->show();
+        // Its nesting row (the lane's rows were learnt from the stretch), from the whole run.
+        const ui::TimelineIndex whole_index(whole_);
+        int depth = -1;
+        const std::size_t longest = longest_kernel(whole_);
+        whole_index.for_each_visible(k.lane, k.start_ns, k.end_ns, [&](std::size_t i, int d) {
+            if (i == longest) depth = d;
+        });
+        QVERIFY(depth >= 0);
         const double mid = view->viewport().x_of((k.start_ns + k.end_ns) / 2);
         const QPoint at(ui::TimelineLayout::kLabelWidth + static_cast<int>(mid),
-                        ui::TimelineLayout::kAxisHeight + row->y - view->scene().scroll_y + 8);
+                        ui::TimelineLayout::kAxisHeight + row->y - view->scene().scroll_y +
+                            std::min(depth, row->depth_rows - 1) * ui::TimelineLayout::kSpanHeight +
+                            8);
         const std::size_t hit = view->activityAt(at);
         QVERIFY(hit != ui::TimelineScene::kNone);
         const auto& got = stretch->index()->run().activities[hit];
