@@ -10,11 +10,22 @@
 #include <algorithm>
 
 #include "analysis/join/slow_tokens.h"
+#include "analysis/join/stored_slow_tokens.h"
 #include "slow_token_model.h"
+#include "store/store_reader.h"
 #include "ui/shared/background_query.h"
 #include "ui/shared/row_table.h"
 
 namespace tokenscope::ui {
+namespace {
+
+// What the background explanation hands back: the tokens, or why there are none.
+struct Explained {
+    std::vector<analysis::SlowToken> tokens;
+    QString error;
+};
+
+}  // namespace
 
 TokenTable::TokenTable(QWidget* parent)
     : QWidget(parent),
@@ -94,15 +105,32 @@ void TokenTable::recompute() {
     if (request != 0) options.request = request;
     status_->setText(tr("Finding the tokens' iterations…"));
     auto run_data = run_.data;
+    // A run whose activities stayed in its file reads only the tokens' windows from it.
+    const std::string path = run_data->in_file ? run_.path.toStdString() : std::string();
     query_->run(
         tr("Explaining the slowest tokens…"),
-        [run_data, options](const trace::StopToken& stop) {
-            return analysis::slowest_tokens(*run_data, options, stop);
+        [run_data, options, path](const trace::StopToken& stop) {
+            Explained out;
+            try {
+                if (path.empty()) {
+                    out.tokens = analysis::slowest_tokens(*run_data, options, stop);
+                } else {
+                    const store::StoreReader reader(
+                        path, {.migrate = false, .check_whole_file = false, .map_file = false});
+                    out.tokens = analysis::stored_slowest_tokens(reader, *run_data, options, stop);
+                }
+            } catch (const trace::Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {  // a damaged file, named by the error
+                out.error = QString::fromStdString(e.what());
+            }
+            return out;
         },
-        [this, request](std::vector<analysis::SlowToken> tokens) {
-            const std::size_t n = tokens.size();
-            model_->setRows(std::move(tokens));
-            status_->setText(request == 0
+        [this, request](Explained explained) {
+            const std::size_t n = explained.tokens.size();
+            model_->setRows(std::move(explained.tokens));
+            status_->setText(!explained.error.isEmpty() ? explained.error
+                             : request == 0
                                  ? tr("%1 slowest by ITL; click one for its kernels").arg(n)
                                  : tr("%1 tokens of request %2").arg(n).arg(request));
             ready_ = true;

@@ -151,6 +151,7 @@ void TimelineView::takeStretch() {
     scene_.highlighted.clear();
     markPending();
     update();
+    emit stretchChanged();
 }
 
 void TimelineView::setUnit(plots::TimeUnit unit) {

@@ -108,6 +108,9 @@ class TimelineView : public QWidget {
     void setGroupCollapsed(int group, bool collapsed);
 
   signals:
+    // A stretch of a run left in its file came in (ActivityWindow): what the timeline
+    // draws, hovers and outlines changed.
+    void stretchChanged();
     void rangeSelected(qint64 t0, qint64 t1);
     void selectionCleared();
     void detailsChanged(const QString& html);

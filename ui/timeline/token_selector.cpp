@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "analysis/join/slow_tokens.h"
+#include "analysis/join/stored_slow_tokens.h"
 #include "analysis/kernel_name.h"
+#include "store/store_reader.h"
 #include "timeline_view.h"
 #include "ui/plots/time_format.h"
+#include "ui/shared/background_query.h"
 
 namespace tokenscope::ui {
 namespace {
@@ -27,10 +30,22 @@ QString details_html(const analysis::SlowToken& t, plots::TimeUnit unit) {
     return html;
 }
 
+// What the background read of a token hands back: the token explained, or why not.
+struct ReadToken {
+    std::vector<analysis::SlowToken> tokens;
+    QString error;
+};
+
 }  // namespace
 
-TokenSelector::TokenSelector(TimelineView* view) : QObject(view), view_(view) {
+TokenSelector::TokenSelector(TimelineView* view)
+    : QObject(view), view_(view), query_(new BackgroundQuery(this)) {
     connect(view_, &TimelineView::tokenClicked, this, &TokenSelector::select);
+    connect(view_, &TimelineView::stretchChanged, this, &TokenSelector::outlineStretchKernels);
+}
+
+bool TokenSelector::reading() const {
+    return query_->busy();
 }
 
 bool TokenSelector::select(int step) {
@@ -45,21 +60,78 @@ bool TokenSelector::select(int step) {
     const trace::Step& token = run.data->steps[static_cast<std::size_t>(step)];
     token_ = step;
     iteration_ = t.iteration_step;
-    kernels_ = t.has_window() ? analysis::kernels_in(*run.data, t.window_start_ns, t.window_end_ns)
-                              : std::vector<std::size_t>{};
-    details_ = details_html(t, view_->scene().unit);
+    window_start_ = t.has_window() ? t.window_start_ns : 0;
+    window_end_ = t.has_window() ? t.window_end_ns : 0;
+    query_->clear();
+    if (run.data->in_file) {
+        // Without its activities the run would attribute the window to nothing.
+        kernels_.clear();
+        details_ = QStringLiteral("<b>token %1 of request %2</b><br>%3")
+                       .arg(t.index)
+                       .arg(t.request)
+                       .arg(tr("reading its iteration's kernels from the file…"));
+        readFromFile(step);
+    } else {
+        kernels_ = t.has_window() ? analysis::kernels_in(*run.data, window_start_, window_end_)
+                                  : std::vector<std::size_t>{};
+        details_ = details_html(t, view_->scene().unit);
+    }
     view_->setTokenSelection(token_, iteration_, kernels_);
     const qint64 t0 = t.has_window() ? t.window_start_ns : token.start_ns;
     const qint64 t1 = t.has_window() ? t.window_end_ns : token.end_ns;
     reveal(std::min<qint64>(t0, token.start_ns), std::max<qint64>(t1, token.end_ns));
     view_->selectRange(t0, t1);
+    if (run.data->in_file) outlineStretchKernels();
     emit view_->detailsChanged(details_);
     emit tokenSelected(token_, iteration_);
     return true;
 }
 
+void TokenSelector::readFromFile(int step) {
+    const OpenRun run = view_->run();
+    query_->run(
+        tr("Reading the token's kernels…"),
+        [run, step](const trace::StopToken& stop) {
+            ReadToken out;
+            try {
+                const store::StoreReader reader(run.path.toStdString(), {.migrate = false,
+                                                                         .check_whole_file = false,
+                                                                         .walk_before_read = false,
+                                                                         .map_file = false});
+                const auto& track = run.index->requests();
+                out.tokens = analysis::stored_explain_tokens(reader, *run.data,
+                                                             {static_cast<std::size_t>(step)},
+                                                             track.itls(), track.links(), {}, stop);
+            } catch (const trace::Cancelled&) {
+                throw;
+            } catch (const std::exception& e) {
+                out.error = QString::fromStdString(e.what());
+            }
+            return out;
+        },
+        [this, step](ReadToken read) {
+            if (step != token_) return;
+            details_ = !read.error.isEmpty() ? read.error.toHtmlEscaped()
+                       : read.tokens.empty()
+                           ? QString()
+                           : details_html(read.tokens.front(), view_->scene().unit);
+            emit view_->detailsChanged(details_);
+        });
+}
+
+void TokenSelector::outlineStretchKernels() {
+    if (token_ < 0 || !view_->run().valid() || !view_->run().data->in_file) return;
+    const TimelineIndex* stretch = view_->scene().spans;
+    kernels_ = stretch != nullptr && window_end_ > window_start_
+                   ? analysis::kernels_in(stretch->run(), window_start_, window_end_)
+                   : std::vector<std::size_t>{};
+    view_->setTokenSelection(token_, iteration_, kernels_);
+}
+
 void TokenSelector::clear() {
+    query_->clear();
     token_ = iteration_ = -1;
+    window_start_ = window_end_ = 0;
     kernels_.clear();
     details_.clear();
     view_->setTokenSelection(-1, -1, {});

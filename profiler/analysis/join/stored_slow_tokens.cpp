@@ -28,17 +28,10 @@ std::vector<TokenWindow> merged_windows(const std::vector<SlowToken>& tokens) {
     return out;
 }
 
-}  // namespace
-
-std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
-                                             const trace::RunData& run,
-                                             const SlowTokenOptions& options,
-                                             const trace::StopToken& stop) {
-    SlowTokenOptions resolved = options;
-    resolved.attribution.driving_lane =
-        stored_driving_lane(reader, run, options.attribution.driving_lane, stop);
-    // The choice needs the steps alone: on the run without activities it is the same.
-    const std::vector<TokenWindow> windows = merged_windows(slowest_tokens(run, resolved, stop));
+// `run` with the activities that overlap `windows` (sorted, disjoint) read from the file, a
+// lane at a time: every one each window's attribution and kernels need.
+trace::RunData with_windows(const store::StoreReader& reader, const trace::RunData& run,
+                            const std::vector<TokenWindow>& windows, const trace::StopToken& stop) {
     trace::RunData part = run;
     part.in_file.reset();
     for (std::size_t lane = 0; lane < run.lanes.size(); ++lane)
@@ -53,7 +46,40 @@ std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
                 });
         }
     trace::sort_activities(part.activities);
-    return slowest_tokens(part, resolved, stop);
+    return part;
+}
+
+SlowTokenOptions resolved_options(const store::StoreReader& reader, const trace::RunData& run,
+                                  const SlowTokenOptions& options, const trace::StopToken& stop) {
+    SlowTokenOptions resolved = options;
+    resolved.attribution.driving_lane =
+        stored_driving_lane(reader, run, options.attribution.driving_lane, stop);
+    return resolved;
+}
+
+}  // namespace
+
+std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
+                                             const trace::RunData& run,
+                                             const SlowTokenOptions& options,
+                                             const trace::StopToken& stop) {
+    const SlowTokenOptions resolved = resolved_options(reader, run, options, stop);
+    // The choice needs the steps alone: on the run without activities it is the same.
+    const auto windows = merged_windows(slowest_tokens(run, resolved, stop));
+    return slowest_tokens(with_windows(reader, run, windows, stop), resolved, stop);
+}
+
+std::vector<SlowToken> stored_explain_tokens(const store::StoreReader& reader,
+                                             const trace::RunData& run,
+                                             const std::vector<std::size_t>& steps,
+                                             const std::vector<std::int64_t>& itl,
+                                             const std::vector<std::int32_t>& links,
+                                             const SlowTokenOptions& options,
+                                             const trace::StopToken& stop) {
+    const SlowTokenOptions resolved = resolved_options(reader, run, options, stop);
+    const auto windows = merged_windows(explain_tokens(run, steps, itl, links, resolved, stop));
+    return explain_tokens(with_windows(reader, run, windows, stop), steps, itl, links, resolved,
+                          stop);
 }
 
 }  // namespace tokenscope::analysis

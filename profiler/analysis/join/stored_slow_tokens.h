@@ -25,4 +25,15 @@ std::vector<SlowToken> stored_slowest_tokens(const store::StoreReader& reader,
                                              const SlowTokenOptions& options = {},
                                              const trace::StopToken& stop = {});
 
+// explain_tokens for such a run (the GUI's click on one token): the chosen tokens'
+// windows come from the steps, and only the activities overlapping them are read, so
+// each token's attribution and kernels are what explain_tokens gives on the run read whole.
+std::vector<SlowToken> stored_explain_tokens(const store::StoreReader& reader,
+                                             const trace::RunData& run,
+                                             const std::vector<std::size_t>& steps,
+                                             const std::vector<std::int64_t>& itl,
+                                             const std::vector<std::int32_t>& links,
+                                             const SlowTokenOptions& options = {},
+                                             const trace::StopToken& stop = {});
+
 }  // namespace tokenscope::analysis
