@@ -124,7 +124,8 @@ std::vector<std::int64_t> import_files(const std::vector<std::string>& inputs,
     for (std::int64_t i = 0; i < n; ++i) {
         const std::string& path = inputs[static_cast<std::size_t>(i)];
         Input& in = all[static_cast<std::size_t>(i)];
-        in.store = open_store(path, {});
+        // Not mapped: a copy reads every page once, and mapped ones count as resident.
+        in.store = open_store(path, {.map_file = false});
         if (in.store)
             require_runs(*in.store);
         else
