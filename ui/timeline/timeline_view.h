@@ -8,7 +8,7 @@ class QMenu;
 
 #include <cstddef>
 
-#include "store/timeline_summary.h"
+#include "timeline_hit_test.h"
 #include "timeline_scene.h"
 #include "ui/shared/open_run.h"
 
@@ -87,13 +87,8 @@ class TimelineView : public QWidget {
     // Hover as the mouse would: sets the hovered activity and its correlated partner.
     void hoverAt(QPoint pos);
     QString describe(std::size_t activity) const;
-    // A lane painted from its summary bins (SummaryTiles) at this zoom: the bin under
-    // widget position pos, where a cached bin with activities is there.
-    struct BinHit {
-        std::size_t lane = 0;
-        int bin_log2 = 0;
-        store::SummaryBin bin;
-    };
+    // A lane painted from its summary bins at this zoom: the bin under widget position pos.
+    using BinHit = TimelineHitTest::Bin;
     std::optional<BinHit> binAt(QPoint pos) const;
     QString describeBin(const BinHit& hit) const;
     QString iterationDetails(const trace::Step& step, const QString& duration) const;
@@ -130,6 +125,7 @@ class TimelineView : public QWidget {
   private:
     enum class Drag { None, Pan, Select };
     int stepAt(QPoint pos) const;
+    TimelineHitTest hits() const;
     void scrollBy(int dy);
     void clickAt(QPoint pos);
     double plotX(QPoint pos) const;
