@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 
 #include "activity_codec.h"
 #include "connection.h"
@@ -76,6 +77,23 @@ void LaneStream::read_until(std::int64_t t1,
         s.decode_row();
     }
     s.emit(t1, false, fn);
+}
+
+void for_each_stored_activity(const StoreReader& reader, std::int64_t run_id, std::size_t lanes,
+                              const std::function<void(const trace::Activity&)>& fn,
+                              const trace::StopToken& stop) {
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+        stop.throw_if_stopped();
+        std::uint32_t since_check = 0;
+        LaneStream(reader, run_id, static_cast<std::uint16_t>(lane))
+            .read_until(std::numeric_limits<std::int64_t>::max(), [&](const trace::Activity& a) {
+                if (++since_check == 1u << 16) {
+                    since_check = 0;
+                    stop.throw_if_stopped();
+                }
+                fn(a);
+            });
+    }
 }
 
 }  // namespace tokenscope::store

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "trace/activity.h"
+#include "trace/stop_token.h"
 
 namespace tokenscope::store {
 
@@ -32,5 +33,13 @@ class LaneStream {
     struct State;
     std::unique_ptr<State> state_;
 };
+
+// Every activity of lanes 0 .. lanes - 1 of run `run_id`, a lane at a time, each in start
+// order and read once through a LaneStream: a pass over a whole run larger than memory
+// (a kernel heatmap, Find, a copy). `stop` is checked before each lane and every 65,536
+// activities (trace::Cancelled).
+void for_each_stored_activity(const StoreReader& reader, std::int64_t run_id, std::size_t lanes,
+                              const std::function<void(const trace::Activity&)>& fn,
+                              const trace::StopToken& stop = {});
 
 }  // namespace tokenscope::store

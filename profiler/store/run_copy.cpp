@@ -1,7 +1,6 @@
 // StoreWriter::copy_run: a run of another .tokenscope file copied into this one as it
 // streams out of that file, so that `import` of a run larger than memory works.
 #include <algorithm>
-#include <limits>
 
 #include "lane_stream.h"
 #include "sqlite_run_writer.h"
@@ -36,13 +35,10 @@ void copy_records(const StoreReader& from, std::int64_t run_id, const trace::Run
     for (const auto& lane : light.lanes) w.add_lane(lane);
     for (std::uint32_t id = 1; id < light.strings.size(); ++id)
         w.put_string(id, light.strings.str(id));
-    for (std::size_t lane = 0; lane < light.lanes.size(); ++lane) {
-        LaneStream stream(from, run_id, static_cast<std::uint16_t>(lane));
-        stream.read_until(std::numeric_limits<std::int64_t>::max(), [&](const trace::Activity& a) {
-            w.add_activity(a);
-            pc.tick();
-        });
-    }
+    for_each_stored_activity(from, run_id, light.lanes.size(), [&](const trace::Activity& a) {
+        w.add_activity(a);
+        pc.tick();
+    });
     for (const auto& s : light.steps) w.add_step(s);
     for (const auto& r : light.requests) w.add_request(r);
     for (const auto& c : light.counters) w.add_counter(c);

@@ -1,7 +1,6 @@
 #include "file_search.h"
 
 #include <algorithm>
-#include <limits>
 #include <tuple>
 
 #include "store/lane_stream.h"
@@ -32,20 +31,14 @@ std::vector<FileSearch::Match> FileSearch::scan(const std::string& path, const t
     const store::StoreReader reader(
         path, {.migrate = false, .check_whole_file = false, .map_file = false});
     try {
-        for (std::size_t lane = 0; lane < run.lanes.size(); ++lane) {
-            std::uint32_t since_check = 0;
-            store::LaneStream(reader, run.info.id, static_cast<std::uint16_t>(lane))
-                .read_until(std::numeric_limits<std::int64_t>::max(),
-                            [&](const trace::Activity& a) {
-                                if (++since_check == 1u << 16) {
-                                    since_check = 0;
-                                    stop.throw_if_stopped();
-                                }
-                                if (a.name >= wanted.size() || !wanted[a.name]) return;
-                                if (out.size() == kMaxMatches) throw Enough{};
-                                out.push_back({a.lane, a.start_ns, a.end_ns});
-                            });
-        }
+        store::for_each_stored_activity(
+            reader, run.info.id, run.lanes.size(),
+            [&](const trace::Activity& a) {
+                if (a.name >= wanted.size() || !wanted[a.name]) return;
+                if (out.size() == kMaxMatches) throw Enough{};
+                out.push_back({a.lane, a.start_ns, a.end_ns});
+            },
+            stop);
     } catch (const Enough&) {
     }
     // Through time across all lanes, as TimelineSearch steps.
