@@ -66,8 +66,12 @@ void export_chrome(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mo
         if (p.has("to")) w.end_ns = origin + p.get_duration_ns("to");
         if (w.end_ns <= w.start_ns) throw UsageError{"export: --to must be after --from"};
         if (run.in_file) {
-            // Not mapped: the launch chunks stream past once, and their pages would stay resident.
-            store::StoreReader reader(in.path, {.check_whole_file = false, .map_file = false});
+            // Not mapped: the launch chunks stream past once, and their pages would stay
+            // resident. No walk of every activity chunk before the first read (minutes for a
+            // billion activities whose file is not cached): a damaged page fails the read
+            // that meets it, naming the file.
+            store::StoreReader reader(
+                in.path, {.check_whole_file = false, .walk_before_read = false, .map_file = false});
             TerminalProgress bar("reading the window", mode);
             cut = exporter::read_window(reader, run, w, bar.callback());
             bar.finish();

@@ -93,7 +93,8 @@ trace::RunData read_window(const store::StoreReader& reader, const trace::RunDat
     const std::int64_t expected = activities_in(reader, light, w);
     trace::MemoryBudget(reader.path())
         .require(static_cast<std::uint64_t>(expected) * sizeof(trace::Activity) * 2,
-                 "the window's " + std::to_string(expected) + " activities");
+                 "the window (" + std::to_string(expected) +
+                     " activities; --from and --to choose a smaller one)");
     trace::RunData out = shell_of(light, w);
     std::unordered_set<std::uint32_t> kernels;
     const auto lanes = static_cast<std::int64_t>(light.lanes.size());

@@ -202,6 +202,23 @@ TEST_F(ExportWindow, ARealTracesWindowKeepsItsLaunchFacts) {
     EXPECT_EQ(exported(out), want);
 }
 
+// The window is read without walking every activity chunk first (minutes for a file of a
+// billion that is not cached): a damaged page fails the read that meets it, naming the file,
+// and no trace is left half written.
+TEST_F(ExportWindow, ADamagedActivityPageFailsTheWindowNamingTheFile) {
+    const std::string damaged = dir_->file("damaged.tokenscope");
+    fs::copy_file(serving_, damaged, fs::copy_options::overwrite_existing);
+    tokenscope::test::corrupt_root_page(damaged, "activity_chunk");
+    const std::string out = dir_->file("damaged.json");
+    const CliResult r =
+        run_cli("export --progress none " + damaged + " --chrome " + out + " --from 1ms --to 2ms");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(tokenscope::test::one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(damaged), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(ExportWindow, ABadWindowIsAUsageError) {
     const std::string out = dir_->file("bad.json");
     for (const char* window : {"--from 2ms --to 1ms", "--from 12", "--to -3ms", "--from 1 ms"}) {
