@@ -22,8 +22,7 @@ Breakdown compute_breakdown(const LoadedRun& run, const ArgParser& p) {
     if (!run.data.in_file) return analysis::analyse_run(run.data);
     // load_inputs walked the tables of the run's rows; the activities' own table is walked
     // by the first read of it.
-    const store::StoreReader reader(
-        run.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+    const store::StoreReader reader(run.path, store::ReaderOptions::pass());
     // What the file's writer attributed (import, capture) is read in milliseconds.
     if (auto stored = analysis::read_stored_analysis(reader, run.data)) return *std::move(stored);
     TerminalProgress bar("analysing " + run.path, TerminalProgress::parse_mode(p.get("progress")));

@@ -32,8 +32,7 @@ std::optional<FromFile> from_file(const LoadedRun& run, const ArgParser& p,
     if (!run.data.in_file) return std::nullopt;
     FromFile out;
     out.steps = compute_breakdown(run, p).steps;
-    const store::StoreReader reader(
-        run.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+    const store::StoreReader reader(run.path, store::ReaderOptions::pass());
     TerminalProgress bar("reading the kernels of " + run.path,
                          TerminalProgress::parse_mode(p.get("progress")));
     out.figures = analysis::stored_activity_figures(reader, run.data, bar.callback());

@@ -70,8 +70,7 @@ void export_chrome(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mo
             // resident. No walk of every activity chunk before the first read (minutes for a
             // billion activities whose file is not cached): a damaged page fails the read
             // that meets it, naming the file.
-            store::StoreReader reader(
-                in.path, {.check_whole_file = false, .walk_before_read = false, .map_file = false});
+            store::StoreReader reader(in.path, store::ReaderOptions::stretches());
             TerminalProgress bar("reading the window", mode);
             cut = exporter::read_window(reader, run, w, bar.callback());
             bar.finish();

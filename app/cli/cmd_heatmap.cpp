@@ -125,8 +125,7 @@ int cmd_heatmap(const std::vector<std::string>& args) {
             // Kernel rows of a run left in its file read its kernels from there, a lane at
             // a time, into a histogram per cell (stored_heatmap.h).
             if (r.data.in_file) {
-                const store::StoreReader reader(
-                    r.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+                const store::StoreReader reader(r.path, store::ReaderOptions::pass());
                 map = analysis::compute_stored_heatmap(reader, r.data, spec);
             } else {
                 map = analysis::compute_heatmap(r.data, spec);

@@ -43,8 +43,7 @@ int cmd_stats(const std::vector<std::string>& args) {
         std::vector<analysis::SlowToken> slow;
         const analysis::SlowTokenOptions slow_options{.count = static_cast<std::size_t>(slowest)};
         if (slowest > 0 && r.data.in_file) {
-            const store::StoreReader reader(
-                r.path, {.migrate = false, .check_whole_file = false, .map_file = false});
+            const store::StoreReader reader(r.path, store::ReaderOptions::pass());
             slow = analysis::stored_slowest_tokens(reader, r.data, slow_options);
         } else if (slowest > 0) {
             slow = analysis::slowest_tokens(r.data, slow_options);

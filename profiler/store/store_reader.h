@@ -57,6 +57,22 @@ struct ReaderOptions {
     // larger than memory (a run analysed slice by slice) leaves the process small; the
     // file's mapped pages would count in its resident memory.
     bool map_file = true;
+
+    // A file a run was already opened from, opened again for a pass over its activities
+    // (breakdown, diff and heatmaps from the file, Find, the GUI's background analyses):
+    // as it is (the first open migrated it, or could not), each table it reads walked
+    // before its first read, unmapped.
+    static ReaderOptions pass() {
+        return {.migrate = false, .check_whole_file = false, .map_file = false};
+    }
+    // The same file opened again for stretches of it (the timeline's window, an export
+    // window, a token's iteration): as pass(), but no table walked first, so a damaged page
+    // fails the read that meets it instead of the first read waiting for a walk of them all.
+    static ReaderOptions stretches() {
+        ReaderOptions o = pass();
+        o.walk_before_read = false;
+        return o;
+    }
 };
 
 // Opens a .tokenscope file read-only (migrating an older schema first, in place,

@@ -115,8 +115,7 @@ void TokenTable::recompute() {
                 if (path.empty()) {
                     out.tokens = analysis::slowest_tokens(*run_data, options, stop);
                 } else {
-                    const store::StoreReader reader(
-                        path, {.migrate = false, .check_whole_file = false, .map_file = false});
+                    const store::StoreReader reader(path, store::ReaderOptions::pass());
                     out.tokens = analysis::stored_slowest_tokens(reader, *run_data, options, stop);
                 }
             } catch (const trace::Cancelled&) {

@@ -57,8 +57,7 @@ struct Inputs {
 std::optional<analysis::ActivityFigures> figures_of(const OpenRun& run,
                                                     const trace::StopToken& stop) {
     if (!run.data->in_file) return std::nullopt;
-    const store::StoreReader reader(
-        run.path.toStdString(), {.migrate = false, .check_whole_file = false, .map_file = false});
+    const store::StoreReader reader(run.path.toStdString(), store::ReaderOptions::pass());
     return analysis::stored_activity_figures(reader, *run.data, {}, stop);
 }
 

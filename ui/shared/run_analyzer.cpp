@@ -45,9 +45,7 @@ analysis::RunAnalysis kept_or_computed(const OpenRun& run, const trace::StopToke
     const bool in_file = run.data->in_file.has_value();
     if (run.file_run >= 0 && (run.step_pattern.isEmpty() || in_file)) {
         try {
-            const store::StoreReader reader(
-                run.path.toStdString(),
-                {.migrate = false, .check_whole_file = false, .map_file = false});
+            const store::StoreReader reader(run.path.toStdString(), store::ReaderOptions::pass());
             const auto ids = reader.run_ids();
             const auto at = static_cast<std::size_t>(run.file_run);
             const bool same = at < ids.size() && ids[at] == run.data->info.id;
@@ -68,8 +66,7 @@ analysis::RunAnalysis kept_or_computed(const OpenRun& run, const trace::StopToke
 analysis::Heatmap heatmap_of(const OpenRun& run, const analysis::HeatmapSpec& spec,
                              const trace::StopToken& stop) {
     if (!run.data->in_file) return analysis::compute_heatmap(*run.data, spec, stop);
-    const store::StoreReader reader(
-        run.path.toStdString(), {.migrate = false, .check_whole_file = false, .map_file = false});
+    const store::StoreReader reader(run.path.toStdString(), store::ReaderOptions::pass());
     return analysis::compute_stored_heatmap(reader, *run.data, spec, stop);
 }
 

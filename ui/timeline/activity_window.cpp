@@ -44,11 +44,7 @@ struct ActivityWindow::Producer {
         // No walk of every activity chunk before the first stretch (seconds at a billion
         // activities): a damaged page fails the read that meets it, which the view says.
         // Not mapped: mapped pages of a file of gigabytes would count in the window's memory.
-        auto r = std::make_unique<store::StoreReader>(
-            path, store::ReaderOptions{.migrate = false,
-                                       .check_whole_file = false,
-                                       .walk_before_read = false,
-                                       .map_file = false});
+        auto r = std::make_unique<store::StoreReader>(path, store::ReaderOptions::stretches());
         const auto ids = r->run_ids();
         if (file_run < 0 || static_cast<std::size_t>(file_run) >= ids.size() ||
             ids[static_cast<std::size_t>(file_run)] != run->info.id)

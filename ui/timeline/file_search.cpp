@@ -28,8 +28,7 @@ std::vector<FileSearch::Match> FileSearch::scan(const std::string& path, const t
             wanted[id] = any = true;
     }
     if (!any) return out;
-    const store::StoreReader reader(
-        path, {.migrate = false, .check_whole_file = false, .map_file = false});
+    const store::StoreReader reader(path, store::ReaderOptions::pass());
     try {
         store::for_each_stored_activity(
             reader, run.info.id, run.lanes.size(),

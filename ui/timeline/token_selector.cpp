@@ -94,10 +94,8 @@ void TokenSelector::readFromFile(int step) {
         [run, step](const trace::StopToken& stop) {
             ReadToken out;
             try {
-                const store::StoreReader reader(run.path.toStdString(), {.migrate = false,
-                                                                         .check_whole_file = false,
-                                                                         .walk_before_read = false,
-                                                                         .map_file = false});
+                const store::StoreReader reader(run.path.toStdString(),
+                                                store::ReaderOptions::stretches());
                 const auto& track = run.index->requests();
                 out.tokens = analysis::stored_explain_tokens(reader, *run.data,
                                                              {static_cast<std::size_t>(step)},

@@ -41,8 +41,7 @@ std::size_t attribute_stored_runs(const std::string& path, const std::vector<std
     {
         // Read first and written after, once the reader is closed: the writer switches the
         // file's journal, which wants no other connection open.
-        const store::StoreReader reader(
-            path, {.migrate = false, .check_whole_file = false, .map_file = false});
+        const store::StoreReader reader(path, store::ReaderOptions::pass());
         const auto total = static_cast<std::int64_t>(runs.size()) * 1000;
         for (std::size_t k = 0; k < runs.size(); ++k) {
             if (!reader.activity_totals(runs[k]) || !reader.step_attribution(runs[k], key).empty())
