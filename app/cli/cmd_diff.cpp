@@ -88,12 +88,15 @@ int cmd_diff(const std::vector<std::string>& args) {
     const auto file_a = from_file(a.front(), p, options.heatmap);
     const auto file_b = from_file(b.front(), p, options.heatmap);
     analysis::DiffInputs inputs;
-    for (const auto& [file, side] : {std::pair{&file_a, 0}, std::pair{&file_b, 1}}) {
-        if (!*file) continue;
-        (side == 0 ? inputs.steps_a : inputs.steps_b) = &(*file)->steps;
-        (side == 0 ? inputs.figures_a : inputs.figures_b) = &(*file)->figures;
-        if ((*file)->heatmap)
-            (side == 0 ? inputs.heatmap_a : inputs.heatmap_b) = &*(*file)->heatmap;
+    if (file_a) {
+        inputs.steps_a = &file_a->steps;
+        inputs.figures_a = &file_a->figures;
+        if (file_a->heatmap) inputs.heatmap_a = &*file_a->heatmap;
+    }
+    if (file_b) {
+        inputs.steps_b = &file_b->steps;
+        inputs.figures_b = &file_b->figures;
+        if (file_b->heatmap) inputs.heatmap_b = &*file_b->heatmap;
     }
     auto d = analysis::diff_runs(a.front().data, b.front().data, options, inputs);
     if (p.has("json"))
