@@ -59,9 +59,11 @@ void export_chrome(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mo
     const trace::RunData& run = in.data;
     const bool windowed = p.has("from") || p.has("to");
     std::optional<trace::RunData> cut;
-    exporter::TimeWindow w = exporter::run_span(run);
+    // From the stored totals, or a count of every activity: found once.
+    const exporter::TimeWindow span = exporter::run_span(run);
+    const std::int64_t origin = span.start_ns;  // the ruler's zero
+    exporter::TimeWindow w = span;
     if (windowed || run.in_file) {
-        const std::int64_t origin = w.start_ns;
         if (p.has("from")) w.start_ns = origin + p.get_duration_ns("from");
         if (p.has("to")) w.end_ns = origin + p.get_duration_ns("to");
         if (w.end_ns <= w.start_ns) throw UsageError{"export: --to must be after --from"};
@@ -84,7 +86,6 @@ void export_chrome(const ArgParser& p, const LoadedRun& in, TerminalProgress::Mo
     bar.finish();
     std::cout << "wrote " << p.get("chrome");
     if (windowed) {
-        const std::int64_t origin = exporter::run_span(run).start_ns;
         std::cout << " (" << out.activities.size() << " activities, "
                   << format_ms(double(w.start_ns - origin)) << " to "
                   << format_ms(double(w.end_ns - origin)) << " ms)";
