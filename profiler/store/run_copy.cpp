@@ -1,37 +1,19 @@
 // StoreWriter::copy_run: a run of another .tokenscope file copied into this one as it
 // streams out of that file, so that `import` of a run larger than memory works.
-#include <algorithm>
-
 #include "lane_stream.h"
 #include "sqlite_run_writer.h"
 #include "store_error.h"
 #include "store_reader.h"
 #include "store_writer.h"
+#include "write_progress.h"
 
 namespace tokenscope::store {
 namespace {
 
-// Reports (done, total) every chunk's worth of records; throws Cancelled when asked to stop.
-class CopyProgress {
-  public:
-    CopyProgress(const trace::ProgressFn& fn, std::int64_t total) : fn_(fn), total_(total) {}
-    void tick() {
-        if (++done_ % static_cast<std::int64_t>(detail::SqliteRunWriter::kChunkSize) == 0) report();
-    }
-    void report() const {
-        if (fn_ && !fn_(std::min(done_, total_), total_)) throw trace::Cancelled();
-    }
-
-  private:
-    const trace::ProgressFn& fn_;
-    std::int64_t total_;
-    std::int64_t done_ = 0;
-};
-
 // Everything but the activities, launches and graph nodes comes from `light` (the run read
 // without them); those three stream from the file, one lane or chunk at a time.
 void copy_records(const StoreReader& from, std::int64_t run_id, const trace::RunData& light,
-                  detail::SqliteRunWriter& w, CopyProgress& pc) {
+                  detail::SqliteRunWriter& w, detail::WriteProgress& pc) {
     for (const auto& lane : light.lanes) w.add_lane(lane);
     for (std::uint32_t id = 1; id < light.strings.size(); ++id)
         w.put_string(id, light.strings.str(id));
@@ -63,8 +45,8 @@ std::int64_t StoreWriter::copy_run(const StoreReader& from, std::int64_t run_id,
     // predate section 17's sizes.
     if (!light.in_file) return write_run(light, progress);
     const trace::ActivitiesInFile& in_file = *light.in_file;
-    CopyProgress pc(progress,
-                    in_file.totals.activities() + in_file.launches + in_file.graph_activities);
+    detail::WriteProgress pc(
+        progress, in_file.totals.activities() + in_file.launches + in_file.graph_activities);
     pc.report();
     detail::SqliteRunWriter w(conn_, light.info, options_, true, run_open_);
     try {

@@ -6,6 +6,7 @@
 #include "sqlite_run_writer.h"
 #include "statement.h"
 #include "store_error.h"
+#include "write_progress.h"
 
 #include <fcntl.h>
 
@@ -16,26 +17,8 @@
 namespace tokenscope::store {
 namespace {
 
-constexpr std::int64_t kProgressEvery = detail::SqliteRunWriter::kChunkSize;
-
-// Reports (done, total) every kProgressEvery records; throws Cancelled when asked to stop.
-class ProgressCounter {
-  public:
-    ProgressCounter(const trace::ProgressFn& fn, std::int64_t total) : fn_(fn), total_(total) {}
-    void tick() {
-        if (++done_ % kProgressEvery == 0) report();
-    }
-    void report() {
-        if (fn_ && !fn_(done_, total_)) throw trace::Cancelled();
-    }
-
-  private:
-    const trace::ProgressFn& fn_;
-    std::int64_t total_;
-    std::int64_t done_ = 0;
-};
-
-void write_records(detail::SqliteRunWriter& w, const trace::RunData& run, ProgressCounter& pc) {
+void write_records(detail::SqliteRunWriter& w, const trace::RunData& run,
+                   detail::WriteProgress& pc) {
     for (const auto& lane : run.lanes) w.add_lane(lane);
     for (std::uint32_t id = 1; id < run.strings.size(); ++id) w.put_string(id, run.strings.str(id));
     for (const auto& a : run.activities) {
@@ -160,7 +143,7 @@ std::int64_t StoreWriter::write_run(const trace::RunData& run, const trace::Prog
     std::int64_t total =
         static_cast<std::int64_t>(run.activities.size() + run.steps.size() + run.requests.size() +
                                   run.counters.size() + run.launches.size() + run.graphs.size());
-    ProgressCounter pc(progress, total);
+    detail::WriteProgress pc(progress, total);
     pc.report();
     detail::SqliteRunWriter w(conn_, run.info, options_, true, run_open_);
     try {
