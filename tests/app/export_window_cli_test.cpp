@@ -14,9 +14,8 @@
 #include <string>
 
 #include "cli_process.h"
-#include "make_large_run.h"
 #include "store/store_reader.h"
-#include "store/store_writer.h"
+#include "summarised_files.h"
 #include "support/fixtures.h"
 #include "support/old_store.h"
 #include "support/temp_dir.h"
@@ -113,14 +112,8 @@ class ExportWindow : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new TempDir;
-        // A serving run of 8 GPUs: iteration steps, all-reduces, copies, launch facts.
         serving_ = dir_->file("serving.tokenscope");
-        tokenscope::store::StoreWriter writer(serving_);
-        tokenscope::trace::RunInfo info;
-        info.name = "serving";
-        auto out = writer.begin_run(info);
-        tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8}).run();
-        out->finish();
+        tokenscope::test::write_serving_run(serving_, "serving");
     }
     static void TearDownTestSuite() { delete dir_; }
 
@@ -162,9 +155,7 @@ TEST_F(ExportWindow, AWindowOfASummarisedRunReadsOnlyTheWindow) {
 // The same window of a run read whole (its summaries marked missing) is cut in memory and
 // writes the same file; without a window, every activity is written.
 TEST_F(ExportWindow, AWholeReadCutsTheSameWindow) {
-    const std::string copy = dir_->file("whole.tokenscope");
-    fs::copy_file(serving_, copy, fs::copy_options::overwrite_existing);
-    tokenscope::test::run_sql(copy, "UPDATE run SET summarized = 0");
+    const std::string copy = tokenscope::test::whole_copy(serving_);
     const WholeRun run = read_whole(serving_);
     const std::string window = " --from " + us((run.end - run.origin) / 2) + " --to " +
                                us((run.end - run.origin) / 2 + 2'000'000);

@@ -12,8 +12,8 @@
 
 #include "../store/store_test_util.h"
 #include "cli_process.h"
-#include "make_large_run.h"
 #include "store/store_writer.h"
+#include "summarised_files.h"
 #include "support/old_store.h"
 
 namespace {
@@ -22,6 +22,7 @@ namespace fs = std::filesystem;
 using tokenscope::test::CliResult;
 using tokenscope::test::run_cli;
 using tokenscope::test::TempDir;
+using tokenscope::test::whole_copy;
 
 class SummarisedCli : public ::testing::Test {
   protected:
@@ -29,14 +30,7 @@ class SummarisedCli : public ::testing::Test {
         dir_ = new TempDir;
         // A serving run of 8 GPUs (iteration steps, all-reduces, copies, launches) ...
         serving_ = dir_->file("serving.tokenscope");
-        {
-            tokenscope::store::StoreWriter writer(serving_);
-            tokenscope::trace::RunInfo info;
-            info.name = "serving";
-            auto out = writer.begin_run(info);
-            tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8}).run();
-            out->finish();
-        }
+        tokenscope::test::write_serving_run(serving_, "serving");
         // ... and a decode with its requests and tokens, from the store tests.
         decode_ = dir_->file("decode.tokenscope");
         decode_run_ = tokenscope::store::test::sample_run("decode", 3);
@@ -53,25 +47,11 @@ class SummarisedCli : public ::testing::Test {
     }
     static void TearDownTestSuite() { delete dir_; }
 
-    // A copy whose runs have no summaries (as a capture that did not finish): read whole.
-    static std::string whole_copy(const std::string& path) {
-        const std::string copy = path + ".whole.tokenscope";
-        fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
-        tokenscope::test::run_sql(copy, "UPDATE run SET summarized = 0");
-        return copy;
-    }
-
     // A second serving run (seed 2), written once.
     static std::string second_serving_run() {
         const std::string path = dir_->file("serving_seed2.tokenscope");
         if (fs::exists(path)) return path;
-        tokenscope::store::StoreWriter writer(path);
-        tokenscope::trace::RunInfo info;
-        info.name = "serving 2";
-        auto out = writer.begin_run(info);
-        tokenscope::bench::LargeRunGenerator(*out, {.activities = 120'000, .layers = 8, .seed = 2})
-            .run();
-        out->finish();
+        tokenscope::test::write_serving_run(path, "serving 2", 2);
         return path;
     }
 
