@@ -73,7 +73,15 @@ struct Files {
         source = StoreReader(from).load_run(source_id);
         earlier = StoreReader(to).load_run(earlier_id);
     }
-    std::int64_t runs_in_to() const { return query_int(to, "SELECT count(*) FROM run"); }
+    // `to` holds its earlier run and nothing of another: no row, chunk or summary.
+    void expect_only_the_earlier_run() const {
+        EXPECT_EQ(query_int(to, "SELECT count(*) FROM run"), 1);
+        for (const char* table : {"activity_chunk", "launch_chunk", "summary_chunk"})
+            EXPECT_EQ(query_int(to, std::string("SELECT count(*) FROM ") + table +
+                                        " WHERE run_id <> " + std::to_string(earlier_id)),
+                      0)
+                << table;
+    }
 };
 
 TEST(RunCopy, CopiesEveryRecordAndGivesTheCopyItsSummaries) {
@@ -126,10 +134,7 @@ TEST(RunCopy, ADamagedChunkFailsTheCopyNamingItsFileAndLeavesNoRun) {
         EXPECT_NE(what.find(f.from), std::string::npos) << what;
         EXPECT_NE(what.find("corrupt"), std::string::npos) << what;
     }
-    EXPECT_EQ(f.runs_in_to(), 1);
-    EXPECT_EQ(query_int(f.to, "SELECT count(*) FROM activity_chunk WHERE run_id <> " +
-                                  std::to_string(f.earlier_id)),
-              0);
+    f.expect_only_the_earlier_run();
 }
 
 TEST(RunCopy, ACancelledCopyLeavesNoRun) {
@@ -140,10 +145,7 @@ TEST(RunCopy, ACancelledCopyLeavesNoRun) {
                      reader, f.source_id, [&](std::int64_t, std::int64_t) { return ++calls < 3; }),
                  trace::Cancelled);
     EXPECT_EQ(calls, 3);
-    EXPECT_EQ(f.runs_in_to(), 1);
-    EXPECT_EQ(query_int(f.to, "SELECT count(*) FROM launch_chunk WHERE run_id <> " +
-                                  std::to_string(f.earlier_id)),
-              0);
+    f.expect_only_the_earlier_run();
 }
 
 TEST(RunCopy, ARunCopiesIntoItsOwnFile) {
